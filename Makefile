@@ -1,0 +1,75 @@
+# motion-orientationd: build, test, demo, install.
+# `make demo` and `make test` install any missing Debian package first (needs root).
+
+PREFIX     ?= /usr
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+SYSCONFDIR ?= /etc
+# System paths come from pkg-config when the .pc files are there, else the usual ones.
+pc_var = $(or $(shell pkg-config --variable=$(2) $(1) 2>/dev/null),$(3))
+UNITDIR     ?= $(call pc_var,systemd,systemdsystemunitdir,$(PREFIX)/lib/systemd/system)
+SYSUSERSDIR ?= $(call pc_var,systemd,sysusersdir,$(PREFIX)/lib/sysusers.d)
+UDEVDIR     ?= $(call pc_var,udev,udevdir,$(PREFIX)/lib/udev)
+DBUSDIR     ?= $(DATADIR)/dbus-1
+
+PYTHON   := /usr/bin/python3
+SWIFT    ?= swift
+RELEASE  := .build/release
+PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
+            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy
+
+.PHONY: all deps build test test-unit test-integration demo install uninstall clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing Debian packages:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build:
+	$(SWIFT) build -c release --static-swift-stdlib
+
+test: deps build test-unit test-integration
+
+test-unit:
+	$(SWIFT) test
+
+test-integration:
+	$(PYTHON) -m pytest -v Tests/integration
+
+demo: deps build
+	$(PYTHON) Tests/integration/demo.py
+
+install: build
+	install -Dm755 $(RELEASE)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientationd
+	install -Dm755 $(RELEASE)/motion-orientation $(DESTDIR)$(BINDIR)/motion-orientation
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@bindir@|$(BINDIR)|g' systemd/motion-orientationd.service > $(DESTDIR)$(UNITDIR)/motion-orientationd.service
+	install -Dm644 systemd/motion-orientation.sysusers $(DESTDIR)$(SYSUSERSDIR)/motion-orientation.conf
+	install -Dm644 systemd/io.github.MotionOrientation1.conf $(DESTDIR)$(DBUSDIR)/system.d/io.github.MotionOrientation1.conf
+	install -Dm644 systemd/io.github.MotionOrientation1.service $(DESTDIR)$(DBUSDIR)/system-services/io.github.MotionOrientation1.service
+	install -Dm644 udev/80-motion-orientation.rules $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf ]; then \
+	  echo "keeping existing $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf"; \
+	else \
+	  install -Dm644 systemd/motion-orientationd.conf $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientation \
+	  $(DESTDIR)$(UNITDIR)/motion-orientationd.service \
+	  $(DESTDIR)$(SYSUSERSDIR)/motion-orientation.conf \
+	  $(DESTDIR)$(DBUSDIR)/system.d/io.github.MotionOrientation1.conf \
+	  $(DESTDIR)$(DBUSDIR)/system-services/io.github.MotionOrientation1.service \
+	  $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules
+	@echo "left $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf in place (your configuration)"
+
+clean:
+	rm -rf .build

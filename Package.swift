@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+// motion-orientationd: device orientation from the display accelerometer, on the system bus.
+import PackageDescription
+
+let package = Package(
+    name: "motion-orientation",
+    products: [
+        .executable(name: "motion-orientationd", targets: ["motion-orientationd"]),
+        .executable(name: "motion-orientation", targets: ["motion-orientation"]),
+    ],
+    targets: [
+        // libsystemd (sd-bus, sd-event, sd-daemon) and libudev, found with pkg-config.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // The little C that Swift cannot express: the sd-bus vtable macros.
+        .target(name: "CMotionShim", dependencies: ["CSystemd", "CUdev"]),
+        // Pure logic: no I/O, no clock, no Foundation.
+        .target(name: "OrientationCore"),
+        // The I/O shell: event loop, IIO discovery and reading, bus service.
+        .target(name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
+        .executableTarget(name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"]),
+        .executableTarget(name: "motion-orientation", dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

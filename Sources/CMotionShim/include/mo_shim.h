@@ -1,0 +1,36 @@
+/*
+ * The C that Swift cannot express for motion-orientationd.
+ *
+ * sd-bus describes an object with a static vtable built from function-like macros
+ * (SD_BUS_METHOD, SD_BUS_PROPERTY, ...), which Swift cannot expand. The vtables live
+ * here; every entry points at one of two trampolines that forward the call to a
+ * pair of Swift callbacks. Everything else (messages, tracking, signals, sd-event,
+ * libudev) is called from Swift directly through the non-variadic APIs.
+ */
+#ifndef MO_SHIM_H
+#define MO_SHIM_H
+
+#include <systemd/sd-bus.h>
+
+/** The daemon's bus name, object path and interface (DESIGN.md section 5). */
+#define MO_BUS_NAME "io.github.MotionOrientation1"
+#define MO_BUS_PATH "/io/github/MotionOrientation1"
+#define MO_BUS_INTERFACE "io.github.MotionOrientation1"
+
+/** Callbacks that serve an object; `context` is handed back untouched. */
+typedef struct mo_object_handlers {
+    /** A method call; `member` is the method name. Reply to `call` (now or later) or fail. */
+    int (*method)(void *context, const char *member, sd_bus_message *call, sd_bus_error *error);
+    /** A property read; append the value of `property` to `reply`. */
+    int (*property)(void *context, const char *property, sd_bus_message *reply, sd_bus_error *error);
+} mo_object_handlers;
+
+/**
+ * Serves MO_BUS_INTERFACE at `path` with the given handlers. The returned slot owns
+ * the registration: unref it to withdraw the object.
+ * Why C: the vtable is made of SD_BUS_* macros.
+ */
+int mo_bus_add_orientation_object(sd_bus *bus, sd_bus_slot **slot, const char *path,
+                                  const mo_object_handlers *handlers, void *context);
+
+#endif

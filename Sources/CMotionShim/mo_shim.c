@@ -1,0 +1,70 @@
+#include "mo_shim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/* What an object registration carries as its sd-bus userdata. */
+typedef struct mo_object {
+    mo_object_handlers handlers;
+    void *context;
+} mo_object;
+
+static int mo_method_trampoline(sd_bus_message *call, void *userdata, sd_bus_error *error) {
+    mo_object *object = userdata;
+    return object->handlers.method(object->context, sd_bus_message_get_member(call), call, error);
+}
+
+static int mo_property_trampoline(sd_bus *bus, const char *path, const char *interface,
+                                  const char *property, sd_bus_message *reply, void *userdata,
+                                  sd_bus_error *error) {
+    (void)bus;
+    (void)path;
+    (void)interface;
+    mo_object *object = userdata;
+    return object->handlers.property(object->context, property, reply, error);
+}
+
+#define MO_PROPERTY(name, signature)                                                   \
+    SD_BUS_PROPERTY(name, signature, mo_property_trampoline, 0,                         \
+                    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
+
+static const sd_bus_vtable mo_orientation_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    MO_PROPERTY("DeviceOrientation", "s"),
+    MO_PROPERTY("InterfaceOrientation", "s"),
+    MO_PROPERTY("HasAccelerometer", "b"),
+    MO_PROPERTY("Active", "b"),
+    MO_PROPERTY("SampleIntervalMsec", "u"),
+    /* Public methods are unprivileged: access is the bus policy's business. */
+    SD_BUS_METHOD("Start", "", "", mo_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("Stop", "", "", mo_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("ReadOrientation", SD_BUS_NO_ARGS,
+                            SD_BUS_RESULT("s", device, "s", interface), mo_method_trampoline,
+                            SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_SIGNAL_WITH_ARGS("DeviceOrientationChanged", SD_BUS_ARGS("s", orientation, "u", value),
+                            0),
+    SD_BUS_SIGNAL_WITH_ARGS("InterfaceOrientationChanged",
+                            SD_BUS_ARGS("s", orientation, "u", value), 0),
+    SD_BUS_VTABLE_END,
+};
+
+static void mo_object_free(void *userdata) { free(userdata); }
+
+int mo_bus_add_orientation_object(sd_bus *bus, sd_bus_slot **slot, const char *path,
+                                  const mo_object_handlers *handlers, void *context) {
+    if (!slot || !handlers || !handlers->method || !handlers->property)
+        return -EINVAL;
+    mo_object *object = malloc(sizeof *object);
+    if (!object)
+        return -ENOMEM;
+    object->handlers = *handlers;
+    object->context = context;
+    int r = sd_bus_add_object_vtable(bus, slot, path, MO_BUS_INTERFACE, mo_orientation_vtable,
+                                     object);
+    if (r < 0) {
+        free(object);
+        return r;
+    }
+    sd_bus_slot_set_destroy_callback(*slot, mo_object_free);
+    return r;
+}

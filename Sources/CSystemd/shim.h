@@ -1,0 +1,3 @@
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-daemon.h>

@@ -1,0 +1,63 @@
+import Glibc
+
+/// Syslog priorities, written as sd-daemon prefixes (`<3>`) so journald keeps the level.
+public enum LogLevel: Int32, Comparable, Sendable {
+    case error = 3
+    case warning = 4
+    case notice = 5
+    case info = 6
+    case debug = 7
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Line-oriented logging to stderr, one `write(2)` per line so lines never interleave.
+public enum Log {
+    /// The most verbose level written; `--verbose` lowers it to `.debug`.
+    nonisolated(unsafe) public static var threshold: LogLevel = .info
+
+    public static func write(_ level: LogLevel, _ message: String) {
+        guard level <= threshold else { return }
+        writeAll(STDERR_FILENO, "<\(level.rawValue)>\(message)\n")
+    }
+
+    public static func error(_ message: String) { write(.error, message) }
+    public static func warning(_ message: String) { write(.warning, message) }
+    public static func notice(_ message: String) { write(.notice, message) }
+    public static func info(_ message: String) { write(.info, message) }
+    public static func debug(_ message: String) { write(.debug, message) }
+}
+
+/// Writes `text` to a file descriptor unbuffered, in as few `write(2)` calls as it
+/// takes, so a line reaches a pipe at once and lines from one process never interleave.
+public func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
+
+/// A failed system call: what was attempted, on which path, and the errno.
+public struct SystemError: Error, CustomStringConvertible, Sendable {
+    public var operation: String
+    public var path: String?
+    public var errno: Int32
+
+    public init(_ operation: String, path: String? = nil, errno: Int32) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno < 0 ? -errno : errno
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        if let path { return "\(path): \(operation) failed: \(reason) (errno \(errno))" }
+        return "\(operation) failed: \(reason) (errno \(errno))"
+    }
+}

@@ -1,0 +1,57 @@
+import Glibc
+
+/// Reading sysfs attribute files directly. libudev's `udev_device_get_sysattr_value`
+/// caches values, so files that change (channel readings) are read here instead.
+public enum Sysfs {
+    /// Reads a whole (small) attribute file once, e.g. a scale or a name.
+    public static func read(_ path: String) throws(SystemError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path: path, errno: errno)
+            }
+            if n == 0 || bytes.count > 65536 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether an attribute file exists and can be read.
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+}
+
+/// An attribute file kept open and re-read with `pread` at offset 0, so each sample
+/// costs one system call and no allocation.
+public final class SysfsChannel {
+    public let path: String
+    private let fd: Int32
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    public init(path: String) throws(SystemError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
+        self.path = path
+        self.fd = fd
+        self.buffer = .allocate(byteCount: 64, alignment: 8)
+    }
+
+    deinit {
+        close(fd)
+        buffer.deallocate()
+    }
+
+    /// The current text of the attribute, valid until the next read.
+    public func read() throws(SystemError) -> UnsafeRawBufferPointer {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, 0)
+            if n >= 0 { return UnsafeRawBufferPointer(rebasing: buffer[0..<n]) }
+            if errno != EINTR { throw SystemError("read", path: path, errno: errno) }
+        }
+    }
+}
