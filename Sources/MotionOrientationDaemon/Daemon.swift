@@ -81,12 +81,13 @@ public final class Daemon {
             Log.error("event loop failed: \(SystemError("sd_event_loop", errno: r))")
             return 1
         }
-        if let bus, sd_bus_is_open(bus) <= 0 {
+        // A signal ends the loop with 0; losing the bus (exit-on-disconnect) with 1.
+        if r != 0 {
             Log.error("lost the connection to the system bus")
             return 1
         }
         Log.info("exiting")
-        return r
+        return 0
     }
 
     private func setUpEventLoop() throws(SystemError) {
@@ -113,11 +114,6 @@ public final class Daemon {
             })
         r = mo_bus_add_orientation_object(bus, &objectSlot, MO_BUS_PATH, &handlers, unmanaged)
         guard r >= 0 else { throw SystemError("registering \(MO_BUS_PATH)", errno: r) }
-        r = sd_bus_track_new(bus, &claims, { _, context in
-            Daemon.from(context).claimsChanged()
-            return 0
-        }, unmanaged)
-        guard r >= 0 else { throw SystemError("sd_bus_track_new", errno: r) }
         r = sd_bus_attach_event(bus, event, 0)
         guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
         // Losing the bus ends the loop; run() then exits non-zero for systemd to restart us.
@@ -166,6 +162,15 @@ public final class Daemon {
     {
         switch member {
         case "Start":
+            if claims == nil {
+                // Made on the first claim and dropped when empty: sd-bus calls the
+                // handler of an empty track again and again until it is released.
+                let r = sd_bus_track_new(bus, &claims, { _, context in
+                    Daemon.from(context).claimsEmptied()
+                    return 0
+                }, unmanaged)
+                if r < 0 { return r }
+            }
             let r = sd_bus_track_add_sender(claims, call)
             if r < 0 { return r }
             Log.debug("claim from \(sender(of: call))")
@@ -173,8 +178,10 @@ public final class Daemon {
             return Bus.reply(to: call)
         case "Stop":
             // Releasing a claim the caller does not hold is not an error.
-            let r = sd_bus_track_remove_sender(claims, call)
-            if r < 0 { return r }
+            if claims != nil {
+                let r = sd_bus_track_remove_sender(claims, call)
+                if r < 0 && r != -EUNATCH { return r }
+            }
             Log.debug("claim released by \(sender(of: call))")
             updateSampling()
             return Bus.reply(to: call)
@@ -198,7 +205,9 @@ public final class Daemon {
         Bus.reply(to: call, strings: [deviceOrientation.name, interfaceOrientation.name])
     }
 
-    private func claimsChanged() {
+    /// The last claim went (released, or its client left the bus).
+    private func claimsEmptied() {
+        claims = sd_bus_track_unref(claims)
         updateSampling()
     }
 
