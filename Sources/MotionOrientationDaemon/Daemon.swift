@@ -165,10 +165,12 @@ public final class Daemon {
             if claims == nil {
                 // Made on the first claim and dropped when empty: sd-bus calls the
                 // handler of an empty track again and again until it is released.
-                let r = sd_bus_track_new(bus, &claims, { _, context in
-                    Daemon.from(context).claimsEmptied()
-                    return 0
-                }, unmanaged)
+                let r = sd_bus_track_new(
+                    bus, &claims,
+                    { _, context in
+                        Daemon.from(context).claimsEmptied()
+                        return 0
+                    }, unmanaged)
                 if r < 0 { return r }
             }
             let r = sd_bus_track_add_sender(claims, call)

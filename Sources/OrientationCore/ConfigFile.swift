@@ -44,7 +44,8 @@ public struct ConfigEntry: Equatable, Sendable {
 /// later assignments win when the caller applies entries in order.
 public enum ConfigFile {
     /// Splits `text` into entries; malformed lines are reported and skipped.
-    public static func parse(_ text: String, file: String) -> (entries: [ConfigEntry], diagnostics: [ConfigDiagnostic]) {
+    public static func parse(_ text: String, file: String) -> (entries: [ConfigEntry], diagnostics: [ConfigDiagnostic])
+    {
         var entries: [ConfigEntry] = []
         var diagnostics: [ConfigDiagnostic] = []
         var section: String? = nil

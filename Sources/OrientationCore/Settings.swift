@@ -21,7 +21,8 @@ public struct DaemonSettings: Equatable, Sendable {
             let problem = settings.apply(entry)
             if let problem {
                 diagnostics.append(
-                    ConfigDiagnostic(file: entry.file, line: entry.line, key: "[\(entry.section)] \(entry.key)", message: problem))
+                    ConfigDiagnostic(
+                        file: entry.file, line: entry.line, key: "[\(entry.section)] \(entry.key)", message: problem))
             }
         }
         return (settings, diagnostics)
@@ -34,11 +35,14 @@ public struct DaemonSettings: Equatable, Sendable {
             var allowed: Set<InterfaceOrientation> = []
             for word in entry.value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
                 guard let orientation = InterfaceOrientation(name: String(word)), orientation != .unknown else {
-                    return "unknown interface orientation '\(word)' (expected portrait, portrait-upside-down, landscape-left, landscape-right); keeping the previous value"
+                    return
+                        "unknown interface orientation '\(word)' (expected portrait, portrait-upside-down, landscape-left, landscape-right); keeping the previous value"
                 }
                 allowed.insert(orientation)
             }
-            guard !allowed.isEmpty else { return "needs at least one interface orientation; keeping the previous value" }
+            guard !allowed.isEmpty else {
+                return "needs at least one interface orientation; keeping the previous value"
+            }
             allowedInterfaceOrientations = allowed
         case ("Orientation", "SettleTimeMsec"):
             guard let value = UInt32(entry.value), (20...1000).contains(value) else {

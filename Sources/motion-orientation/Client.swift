@@ -31,7 +31,9 @@ final class DaemonConnection {
     ) throws(ClientError) -> OpaquePointer {
         var message: OpaquePointer? = nil
         var r = sd_bus_message_new_method_call(bus, &message, MO_BUS_NAME, MO_BUS_PATH, interface, method)
-        guard r >= 0, let message else { throw ClientError("cannot build a call to \(method): \(String(cString: strerror(-r)))") }
+        guard r >= 0, let message else {
+            throw ClientError("cannot build a call to \(method): \(String(cString: strerror(-r)))")
+        }
         defer { sd_bus_message_unref(message) }
         r = arguments(message)
         guard r >= 0 else { throw ClientError("cannot build a call to \(method): \(String(cString: strerror(-r)))") }
@@ -44,7 +46,8 @@ final class DaemonConnection {
     }
 
     /// Turns a failed call into a sentence; the daemon not running gets its own.
-    static func explain(_ error: UnsafeMutablePointer<sd_bus_error>, errno r: Int32, doing what: String) -> ClientError {
+    static func explain(_ error: UnsafeMutablePointer<sd_bus_error>, errno r: Int32, doing what: String) -> ClientError
+    {
         let name = error.pointee.name.map { String(cString: $0) } ?? ""
         if name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
             return ClientError("motion-orientationd is not running (\(MO_BUS_NAME) is not on the system bus)")

@@ -78,7 +78,8 @@ final class Monitor {
             let newOwner = try? Bus.readString(message)
         else { return }
         if newOwner.isEmpty {
-            writeAll(STDERR_FILENO, "motion-orientation: motion-orientationd left the bus; waiting for it to come back\n")
+            writeAll(
+                STDERR_FILENO, "motion-orientation: motion-orientationd left the bus; waiting for it to come back\n")
         } else if let reply = try? connection.call("Start") {
             sd_bus_message_unref(reply)
         }

@@ -46,13 +46,15 @@ import Testing
     @Test func defaultsAllowEveryUprightInterfaceOrientation() {
         let (settings, diagnostics) = interpret("")
         #expect(diagnostics.isEmpty)
-        #expect(settings.allowedInterfaceOrientations == [.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight])
+        #expect(
+            settings.allowedInterfaceOrientations == [.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight])
         #expect(settings.estimator == EstimatorSettings())
     }
 
     @Test func readsAllowedOrientationsSettleTimeAndSwitchAngle() {
         let (settings, diagnostics) = interpret(
-            "[Orientation]\nAllowedInterfaceOrientations=landscape-left landscape-right\nSettleTimeMsec=300\nSwitchAngle=58\n")
+            "[Orientation]\nAllowedInterfaceOrientations=landscape-left landscape-right\nSettleTimeMsec=300\nSwitchAngle=58\n"
+        )
         #expect(diagnostics.isEmpty)
         #expect(settings.allowedInterfaceOrientations == [.landscapeLeft, .landscapeRight])
         #expect(settings.estimator.quarterTurnSettleTime == 0.3)

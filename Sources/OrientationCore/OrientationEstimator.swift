@@ -1,0 +1,282 @@
+/// Turns a stream of timestamped accelerometer readings into a committed device orientation.
+///
+/// The estimator is a value with no clock and no I/O: time comes in with every reading, and the
+/// same readings at the same times always give the same decisions, bit for bit, on every
+/// platform (its math is plain Swift, see `CoreMath`). Every constant is in `EstimatorSettings`.
+///
+/// Per reading, in order:
+/// 1. Garbage (NaN, infinity) is rejected and blocks commits for `disturbanceHoldTime`.
+/// 2. Time going backwards restarts the filter and any pending evidence.
+/// 3. A calm reading (little change from the previous one) with a plausible magnitude feeds the
+///    self-calibrated 1 g reference (starts at `nominalGravity`), so a sensor with a wrong
+///    absolute scale still works.
+/// 4. The magnitude gate rejects free fall (well under 1 g) and shocks or saturation (well over)
+///    and blocks commits for `disturbanceHoldTime`.
+/// 5. A low-pass filter with a time constant computed from the real time step (alpha =
+///    1 - exp(-dt / tau)), so behaviour is the same at any sample rate; tau grows with the
+///    magnitude disturbance. A gap longer than `maximumSampleGap` restarts it.
+/// 6. The filtered gravity proposes an orientation: face-up/face-down with enter/leave tilt
+///    thresholds; otherwise, if not lying too flat, the upright orientation by the in-plane
+///    angle, with hysteresis (keep the current axis up to `switchAngle` away from it).
+/// 7. A changed proposal becomes a candidate; it is committed when it has been proposed
+///    continuously for its settle time (longer for 180 than for 90 degrees), nothing was rejected
+///    recently, and the direction is steady. The first decision after init/reset is fast when the
+///    reading is calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`.
+public struct OrientationEstimator: Sendable {
+    /// The settings in use (the given ones, `clamped()`).
+    public let settings: EstimatorSettings
+
+    /// The committed device orientation; `unknown` until the first decision.
+    public private(set) var orientation: DeviceOrientation = .unknown
+
+    /// The last committed upright orientation, kept through face-up/face-down periods as the
+    /// reference for hysteresis; nil before the first upright decision.
+    public private(set) var lastUprightOrientation: DeviceOrientation?
+
+    /// The filtered gravity estimate in m/s^2 (sensor units), nil before the first accepted
+    /// reading or after the filter was restarted.
+    public private(set) var filteredGravity: Vector3?
+
+    /// The current 1 g reference: the running magnitude of calm readings, in sensor units
+    /// (m/s^2 when the scale is right). Starts at `settings.nominalGravity`.
+    public private(set) var gravityReference: Double
+
+    /// The orientation waiting for its evidence time, if any.
+    public private(set) var candidate: DeviceOrientation?
+
+    // Time of the last reading with a finite timestamp (for detecting time going backwards).
+    private var lastTime: Double?
+    // Previous finite reading and its time (for calmness).
+    private var previousReading: Vector3?
+    private var previousReadingTime = 0.0
+    // Time of the last filter update.
+    private var filterTime = 0.0
+    // Angular speed of the filtered direction at the last update, degrees per second.
+    private var angularSpeed = 0.0
+    // Steady time behind the 1 g reference, capped at referenceTimeConstant.
+    private var referenceEvidence = 0.0
+    // When the current candidate was first proposed.
+    private var candidateSince = 0.0
+    // Commits are blocked before this time (after a rejected reading).
+    private var blockedUntil = -Double.infinity
+
+    /// Creates an estimator with no history. Settings outside their ranges are clamped.
+    public init(settings: EstimatorSettings = EstimatorSettings()) {
+        self.settings = settings.clamped()
+        gravityReference = self.settings.nominalGravity
+    }
+
+    /// True while the estimator sees motion: a candidate is pending, a rejected reading blocks
+    /// commits, or the filtered direction is turning faster than `steadyAngularSpeed`. The
+    /// adaptive-sampling policy samples fast while this is true.
+    public var isSettling: Bool {
+        guard let lastTime else { return false }
+        return candidate != nil || lastTime < blockedUntil
+            || angularSpeed > settings.steadyAngularSpeed
+    }
+
+    /// True once the 1 g reference rests on enough calm readings (`referenceTrustTime`); before
+    /// that the magnitude gate only checks the plausible scale range.
+    public var isReferenceTrusted: Bool {
+        referenceEvidence >= settings.referenceTrustTime - settings.timingSlack
+    }
+
+    /// Forget everything (after suspend, sensor change). Next decision starts from scratch,
+    /// including the 1 g reference.
+    public mutating func reset() {
+        self = OrientationEstimator(settings: settings)
+    }
+
+    /// The low-pass weight of a new sample after `elapsed` seconds with time constant
+    /// `timeConstant`: 1 - exp(-elapsed / timeConstant). Exact for any step, so filtering at
+    /// 10 Hz and at 100 Hz converges alike.
+    public static func smoothingWeight(elapsed: Double, timeConstant: Double) -> Double {
+        guard elapsed > 0 else { return 0 }
+        guard timeConstant > 0 else { return 1 }
+        return -CoreMath.expMinusOne(-elapsed / timeConstant)
+    }
+
+    /// Feed one reading (gravity vector in m/s^2 in the DESIGN.md frame, after mount matrix and
+    /// scale) taken at `time` seconds (monotonic). Returns the committed device orientation after
+    /// this sample.
+    ///
+    /// A reading with a non-finite `time` is ignored entirely.
+    @discardableResult
+    public mutating func update(_ reading: Vector3, at time: Double) -> DeviceOrientation {
+        guard time.isFinite else { return orientation }
+        if let lastTime, time < lastTime { restartTimeline() }
+        lastTime = time
+
+        let magnitude = reading.magnitude
+        guard reading.isFinite, magnitude.isFinite else {
+            reject(at: time)
+            return orientation
+        }
+
+        // Calmness and the 1 g reference.
+        var calm = false
+        if let previous = previousReading {
+            let elapsed = time - previousReadingTime
+            if elapsed <= settings.maximumSampleGap {
+                calm = (reading - previous).magnitude <= settings.calmChange * previous.magnitude
+                learnReference(magnitude, calm: calm, elapsed: elapsed)
+            }
+        }
+        previousReading = reading
+        previousReadingTime = time
+
+        // Magnitude gate.
+        let trusted = isReferenceTrusted
+        let reference = trusted ? gravityReference : settings.nominalGravity
+        let ratio = magnitude / reference
+        let gate =
+            trusted
+            ? settings.lowerMagnitudeGate...settings.upperMagnitudeGate
+            : settings.minimumPlausibleScale...settings.maximumPlausibleScale
+        guard gate.contains(ratio) else {
+            reject(at: time)
+            return orientation
+        }
+
+        // Low-pass filter.
+        if let previous = filteredGravity, time - filterTime <= settings.maximumSampleGap {
+            let elapsed = time - filterTime
+            let disturbance = min(abs(ratio - 1) / settings.disturbanceFullScale, 1)
+            let timeConstant =
+                settings.filterTimeConstant
+                + (settings.disturbedFilterTimeConstant - settings.filterTimeConstant) * disturbance
+            let weight = Self.smoothingWeight(elapsed: elapsed, timeConstant: timeConstant)
+            let next = previous + (reading - previous) * weight
+            if elapsed > 0 { angularSpeed = previous.angle(to: next) / elapsed }
+            filteredGravity = next
+        } else {
+            // First reading, or a gap: start over from this reading; old evidence is stale.
+            filteredGravity = reading
+            angularSpeed = 0
+            candidate = nil
+        }
+        filterTime = time
+
+        // Proposal and evidence.
+        let proposal = propose(filteredGravity ?? reading, reference: reference)
+        if proposal == nil || proposal == orientation {
+            candidate = nil
+        } else if proposal != candidate {
+            candidate = proposal
+            candidateSince = time
+        }
+        if let candidate, mayCommit(candidate, at: time, calm: calm) {
+            commit(candidate)
+        }
+        return orientation
+    }
+
+    // MARK: - Steps
+
+    /// Forgets the time-dependent state (filter, evidence, block) but keeps the committed
+    /// orientation and the 1 g reference.
+    private mutating func restartTimeline() {
+        previousReading = nil
+        filteredGravity = nil
+        angularSpeed = 0
+        candidate = nil
+        blockedUntil = -Double.infinity
+    }
+
+    /// A rejected reading: commits wait `disturbanceHoldTime`.
+    private mutating func reject(at time: Double) {
+        blockedUntil = max(blockedUntil, time + settings.disturbanceHoldTime)
+    }
+
+    /// Feeds a calm, plausible reading magnitude into the 1 g reference: a plain mean while the
+    /// evidence is young, an exponential average with `referenceTimeConstant` after.
+    private mutating func learnReference(_ magnitude: Double, calm: Bool, elapsed: Double) {
+        let nominal = settings.nominalGravity
+        guard calm, elapsed > 0,
+            magnitude >= settings.minimumPlausibleScale * nominal,
+            magnitude <= settings.maximumPlausibleScale * nominal
+        else { return }
+        referenceEvidence = min(referenceEvidence + elapsed, settings.referenceTimeConstant)
+        gravityReference += (magnitude - gravityReference) * (elapsed / referenceEvidence)
+    }
+
+    /// The orientation the filtered gravity `g` points at, given the committed state; nil when
+    /// ambiguous (too short, between tilt limits, or near 45 degrees with no axis to hold).
+    private func propose(_ g: Vector3, reference: Double) -> DeviceOrientation? {
+        let length = g.magnitude
+        guard length >= settings.minimumFilteredMagnitude * reference else { return nil }
+        let inPlane = (g.x * g.x + g.y * g.y).squareRoot()
+        // Tilt of the screen plane: +90 lying face-up (gravity into the screen's back), -90 face-down.
+        let tilt = CoreMath.atan2Degrees(-g.z, inPlane)
+        if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
+        if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
+        if tilt > settings.faceEnterTilt { return .faceUp }
+        if -tilt > settings.faceEnterTilt { return .faceDown }
+        guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
+
+        // In-plane angle, clockwise turns positive: portrait 0, landscape-right 90,
+        // upside-down 180, landscape-left -90.
+        let angle = CoreMath.atan2Degrees(g.x, -g.y)
+        let quarter = CoreMath.nearestInteger(angle / 90)
+        let nearest = Self.uprightOrientation(quarter: quarter)
+        let hold = orientation.isUpright ? orientation : lastUprightOrientation
+        if let hold {
+            if Self.distance(angle, Self.axisAngle(hold)) <= settings.switchAngle { return hold }
+            return nearest
+        }
+        let offAxis = Self.distance(angle, Double(quarter) * 90)
+        return offAxis <= settings.firstDecisionAxisAngle ? nearest : nil
+    }
+
+    /// Whether the pending `candidate` may be committed at `time`.
+    private func mayCommit(_ candidate: DeviceOrientation, at time: Double, calm: Bool) -> Bool {
+        guard time >= blockedUntil, angularSpeed <= settings.steadyAngularSpeed else { return false }
+        let settle: Double
+        if orientation == .unknown {
+            // Fast only when the reading is calm; a shaken device still gets a first decision,
+            // at the pace of a quarter turn.
+            settle = calm ? settings.firstDecisionSettleTime : settings.quarterTurnSettleTime
+        } else if let from = orientation.gravityDirection, let to = candidate.gravityDirection,
+            from.dot(to) < 0
+        {
+            settle = settings.halfTurnSettleTime
+        } else {
+            settle = settings.quarterTurnSettleTime
+        }
+        return time - candidateSince >= settle - settings.timingSlack
+    }
+
+    private mutating func commit(_ next: DeviceOrientation) {
+        orientation = next
+        if next.isUpright { lastUprightOrientation = next }
+        candidate = nil
+    }
+
+    // MARK: - Geometry helpers
+
+    /// Upright orientation for a number of clockwise quarter turns from portrait.
+    private static func uprightOrientation(quarter: Int) -> DeviceOrientation {
+        switch ((quarter % 4) + 4) % 4 {
+        case 0: .portrait
+        case 1: .landscapeRight
+        case 2: .portraitUpsideDown
+        default: .landscapeLeft
+        }
+    }
+
+    /// In-plane angle of an upright orientation's axis, degrees.
+    private static func axisAngle(_ orientation: DeviceOrientation) -> Double {
+        switch orientation {
+        case .landscapeRight: 90
+        case .portraitUpsideDown: 180
+        case .landscapeLeft: -90
+        default: 0
+        }
+    }
+
+    /// Absolute difference of two angles in -180...180 degrees, folded into 0...180.
+    private static func distance(_ a: Double, _ b: Double) -> Double {
+        let difference = abs(a - b)
+        return difference > 180 ? 360 - difference : difference
+    }
+}

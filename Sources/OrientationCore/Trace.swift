@@ -1,0 +1,151 @@
+/// One accelerometer reading of a trace.
+public struct TraceSample: Equatable, Sendable {
+    /// Monotonic time in seconds.
+    public var time: Double
+    /// Gravity reading in m/s^2 in the DESIGN.md frame (after mount matrix and scale).
+    public var reading: Vector3
+
+    /// Creates a sample.
+    public init(time: Double, reading: Vector3) {
+        self.time = time
+        self.reading = reading
+    }
+}
+
+/// Why a trace text could not be parsed. Line numbers are 1-based.
+public enum TraceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The first line that is neither blank nor a `#` comment is not the header `t,x,y,z`
+    /// (the line number; for a text without content, the number of its last, possibly empty, line).
+    case missingHeader(line: Int)
+    /// A data line without exactly four comma-separated fields.
+    case wrongFieldCount(line: Int, found: Int)
+    /// A field that is not a finite decimal number (field name `t`, `x`, `y` or `z`; the text,
+    /// trimmed and cut to 32 bytes).
+    case badNumber(line: Int, field: String, text: String)
+
+    /// A one-line English explanation starting with "line N: ".
+    public var description: String {
+        switch self {
+        case .missingHeader(let line): "line \(line): expected the header \"t,x,y,z\""
+        case .wrongFieldCount(let line, let found): "line \(line): expected 4 fields, found \(found)"
+        case .badNumber(let line, let field, let text):
+            "line \(line): \(field) is not a finite number: \"\(text)\""
+        }
+    }
+}
+
+/// One change of the committed orientations during a replay.
+public struct OrientationChange: Equatable, Sendable {
+    /// Time of the sample after which the change was committed, seconds.
+    public var time: Double
+    /// Device orientation after the sample.
+    public var device: DeviceOrientation
+    /// Interface orientation after the sample.
+    public var interface: InterfaceOrientation
+
+    /// Creates a change record.
+    public init(time: Double, device: DeviceOrientation, interface: InterfaceOrientation) {
+        self.time = time
+        self.device = device
+        self.interface = interface
+    }
+}
+
+/// The CSV trace format of DESIGN.md section 4: a header line `t,x,y,z`, then one line per
+/// reading, time in seconds and the gravity reading in m/s^2, e.g. `0.05,0.0,-9.81,0.0`.
+///
+/// Parsing tolerates blank lines, `#` comment lines, whitespace around fields and CRLF line ends;
+/// numbers are locale-independent decimals and must be finite. Times are not required to
+/// increase (the estimator copes with time going backwards, and a trace may test that).
+public struct Trace: Equatable, Sendable {
+    /// The header line.
+    public static let header = "t,x,y,z"
+
+    /// The readings, in file order.
+    public var samples: [TraceSample]
+
+    /// Creates a trace from samples.
+    public init(samples: [TraceSample]) {
+        self.samples = samples
+    }
+
+    /// Parses trace text (see the type's documentation for the format).
+    public static func parse(_ text: String) throws(TraceError) -> [TraceSample] {
+        var samples: [TraceSample] = []
+        var sawHeader = false
+        var lineNumber = 0
+        // "\r\n" is a single Character in Swift, so it is matched explicitly.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for rawLine in lines {
+            lineNumber += 1
+            let line = NumberText.trimmed(rawLine)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                .map { NumberText.trimmed($0) }
+            if !sawHeader {
+                guard fields.map({ String($0).lowercased() }) == ["t", "x", "y", "z"] else {
+                    throw .missingHeader(line: lineNumber)
+                }
+                sawHeader = true
+                continue
+            }
+            guard fields.count == 4 else {
+                throw .wrongFieldCount(line: lineNumber, found: fields.count)
+            }
+            var values: [Double] = []
+            for (name, field) in zip(["t", "x", "y", "z"], fields) {
+                guard case .value(let value) = NumberText.decimal(field) else {
+                    throw .badNumber(line: lineNumber, field: name, text: NumberText.excerpt(field))
+                }
+                values.append(value)
+            }
+            samples.append(
+                TraceSample(time: values[0], reading: Vector3(values[1], values[2], values[3])))
+        }
+        if !sawHeader { throw .missingHeader(line: lineNumber) }
+        return samples
+    }
+
+    /// Formats samples as trace text: the header, then one line per sample, each ending in a
+    /// newline. Numbers use the shortest decimal form that reads back to the same Double, so
+    /// `parse(format(s)) == s` for finite samples.
+    public static func format(_ samples: [TraceSample]) -> String {
+        var text = header + "\n"
+        for sample in samples {
+            let r = sample.reading
+            text += "\(sample.time),\(r.x),\(r.y),\(r.z)\n"
+        }
+        return text
+    }
+
+    /// Parses trace text into a trace.
+    public init(parsing text: String) throws(TraceError) {
+        samples = try Self.parse(text)
+    }
+
+    /// The trace as text (`format(samples)`).
+    public var text: String { Self.format(samples) }
+
+    /// Replays samples through a fresh estimator and interface policy and returns every change of
+    /// either committed orientation, in order. Deterministic: the same input gives the same
+    /// output bit for bit.
+    public static func replay(
+        _ samples: [TraceSample],
+        settings: EstimatorSettings = EstimatorSettings(),
+        allowed: Set<InterfaceOrientation> = InterfaceOrientationPolicy.allUpright
+    ) -> [OrientationChange] {
+        var estimator = OrientationEstimator(settings: settings)
+        var policy = InterfaceOrientationPolicy(allowed: allowed)
+        var changes: [OrientationChange] = []
+        for sample in samples {
+            let device = estimator.update(sample.reading, at: sample.time)
+            let interface = policy.update(device: device)
+            if changes.last.map({ $0.device != device || $0.interface != interface })
+                ?? (device != .unknown || interface != .unknown)
+            {
+                changes.append(OrientationChange(time: sample.time, device: device, interface: interface))
+            }
+        }
+        return changes
+    }
+}
