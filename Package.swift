@@ -17,9 +17,14 @@ let package = Package(
         // Pure logic: no I/O, no clock, no Foundation.
         .target(name: "OrientationCore"),
         // The I/O shell: event loop, IIO discovery and reading, bus service.
-        .target(name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
+        .target(
+            name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
         .executableTarget(name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"]),
-        .executableTarget(name: "motion-orientation", dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+        .executableTarget(
+            name: "motion-orientation",
+            dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+        // Throughput of the pure estimator and the trace corpus table (`make bench`).
+        .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "Sources/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
     ],
     swiftLanguageModes: [.v6]

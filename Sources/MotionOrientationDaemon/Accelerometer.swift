@@ -52,6 +52,12 @@ public enum AccelerometerDiscovery {
         return found
     }
 
+    /// The accelerometer that drives rotation: the first one found, for now (base and
+    /// display sensors are told apart later). Nil when there is none.
+    public static func chooseDisplayAccelerometer() -> AccelerometerInfo? {
+        findAll().first
+    }
+
     static func describe(device: OpaquePointer, syspath: String) -> AccelerometerInfo {
         let name = try? Sysfs.read("\(syspath)/name").trimmingWhitespace()
         let (matrix, source) = mountMatrix(device: device, syspath: syspath)

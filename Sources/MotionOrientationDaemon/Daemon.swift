@@ -4,7 +4,7 @@ import Glibc
 import OrientationCore
 
 /// Seconds on the monotonic clock, the time base the estimator is fed with.
-func monotonicSeconds() -> Double {
+public func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
@@ -125,8 +125,7 @@ public final class Daemon {
 
     /// Picks the accelerometer to use (the first one found, for now).
     private func takeAccelerometer() {
-        let found = AccelerometerDiscovery.findAll()
-        guard let info = found.first else {
+        guard let info = AccelerometerDiscovery.chooseDisplayAccelerometer() else {
             Log.notice("no accelerometer found; serving with HasAccelerometer=false")
             return
         }

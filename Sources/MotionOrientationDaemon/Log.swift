@@ -15,10 +15,17 @@ public enum LogLevel: Int32, Comparable, Sendable {
 public enum Log {
     /// The most verbose level written; `--verbose` lowers it to `.debug`.
     nonisolated(unsafe) public static var threshold: LogLevel = .info
+    /// When set, lines start with `program: ` instead of the `<N>` priority prefix: for the
+    /// client, whose messages a person reads on a terminal.
+    nonisolated(unsafe) public static var plainPrefix: String? = nil
 
     public static func write(_ level: LogLevel, _ message: String) {
         guard level <= threshold else { return }
-        writeAll(STDERR_FILENO, "<\(level.rawValue)>\(message)\n")
+        if let plainPrefix {
+            writeAll(STDERR_FILENO, "\(plainPrefix): \(message)\n")
+        } else {
+            writeAll(STDERR_FILENO, "<\(level.rawValue)>\(message)\n")
+        }
     }
 
     public static func error(_ message: String) { write(.error, message) }

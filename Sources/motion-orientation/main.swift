@@ -10,6 +10,12 @@ let usage = """
       get               take a fresh reading; print device=NAME and interface=NAME
       status            print every property of the daemon, one per line
       monitor [--json]  claim the sensor and print one line per orientation change
+      replay FILE [--rate HZ] [--config PATH]
+                        run the daemon's estimator over a trace (CSV t,x,y,z) and print
+                        t,device,interface for each decision; --rate resamples first
+      record [--seconds N] [--rate HZ] [--output FILE]
+                        capture the local accelerometer (straight from sysfs, needs
+                        read access to it, usually root) as a trace; default 10 s at 50 Hz
       help              print this help
       version           print the version
 
@@ -51,6 +57,10 @@ func run(_ arguments: [String]) -> Int32 {
                 json = true
             }
             return try Monitor(connection: DaemonConnection(), json: json).run()
+        case "replay":
+            try replay(arguments)
+        case "record":
+            try record(arguments)
         case "help", "--help", "-h":
             writeAll(STDOUT_FILENO, usage + "\n")
         case "version", "--version":
@@ -64,4 +74,5 @@ func run(_ arguments: [String]) -> Int32 {
     return 0
 }
 
+Log.plainPrefix = "motion-orientation"
 exit(run(Array(CommandLine.arguments.dropFirst())))

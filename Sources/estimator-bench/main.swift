@@ -1,0 +1,1 @@
+print("estimator-bench: not written yet")
