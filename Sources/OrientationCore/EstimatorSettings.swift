@@ -150,6 +150,51 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// Allowed range of `steadyAngularSpeed`.
     public static let steadyAngularSpeedRange = 5.0...720.0
 
+    // MARK: Rotation holds (flat, swing, overhead)
+    //
+    // A rotation is a commit of an upright orientation other than the last committed upright one
+    // (after the first decision). While a flat period, a swing or an overhead pose lasts, and for a
+    // short hold time after it, rotations wait; face-up, face-down and the return to the last
+    // upright orientation do not. The in-plane direction of a device being picked up, put down or
+    // held above one's face says little about how the user wants the screen (Android's listener
+    // has the same three rules).
+
+    /// Hold after a flat period: rotations wait this long after the filtered tilt was last beyond
+    /// `uprightTiltLimit` (face up or face down). Seconds, default 0.5: picking a device up from a
+    /// table takes about that long, and its in-plane direction swings meanwhile.
+    public var flatHoldTime = 0.5
+    /// Allowed range of `flatHoldTime`.
+    public static let flatHoldTimeRange = 0.0...5.0
+
+    /// Tilt speed of the filtered gravity above which the device is swinging (being put down,
+    /// picked up, swung toward or away from the face). Degrees per second, default 60 (Android:
+    /// 20 degrees within 0.3 s). A turn about the screen normal keeps the tilt constant and never
+    /// counts; hand tremor, filtered, stays under 20 degrees per second.
+    public var swingTiltSpeed = 60.0
+    /// Allowed range of `swingTiltSpeed`.
+    public static let swingTiltSpeedRange = 10.0...720.0
+
+    /// Hold after a swing: rotations wait this long after the tilt last changed faster than
+    /// `swingTiltSpeed`. Seconds, default 0.3, enough for the hand to come to rest.
+    public var swingHoldTime = 0.3
+    /// Allowed range of `swingHoldTime`.
+    public static let swingHoldTimeRange = 0.0...5.0
+
+    /// Screen-down tilt beyond which the device is held overhead (someone lying on their back,
+    /// reading with the screen facing down at them). Degrees, default 40 (Android's listener uses
+    /// the same). While overhead, the in-plane direction keeps the last upright orientation instead
+    /// of proposing another (a first decision is still made); face-down still applies beyond
+    /// `faceEnterTilt`.
+    public var overheadTilt = 40.0
+    /// Allowed range of `overheadTilt`.
+    public static let overheadTiltRange = 20.0...65.0
+
+    /// Hold after an overhead pose: rotations wait this long after the screen last faced down by
+    /// more than `overheadTilt`. Seconds, default 0.5: sitting up again is a swing of its own.
+    public var overheadHoldTime = 0.5
+    /// Allowed range of `overheadHoldTime`.
+    public static let overheadHoldTimeRange = 0.0...5.0
+
     // MARK: Evidence timers
 
     /// Evidence time for the first decision after init or reset: the same unambiguous proposal,
@@ -170,7 +215,11 @@ public struct EstimatorSettings: Sendable, Equatable {
 
     /// Evidence time before committing a 180 degree change (portrait to upside-down, landscape
     /// to landscape, face-up to face-down). Seconds, default 0.4: a half turn is rarely wanted
-    /// briefly, and a wrong one is the most annoying.
+    /// briefly, and a wrong one is the most annoying. It is counted from the moment the device
+    /// left the committed orientation (the proposal stopped being it), since a half turn passes
+    /// through a quarter turn on its way; the final proposal must also have lasted
+    /// `quarterTurnSettleTime`. A 0.5 s flip is thus committed about 0.2 s after it ends, a sudden
+    /// one (a step) 0.4 s after it started.
     public var halfTurnSettleTime = 0.4
     /// Allowed range of `halfTurnSettleTime`.
     public static let halfTurnSettleTimeRange = 0.0...10.0
@@ -225,6 +274,11 @@ public struct EstimatorSettings: Sendable, Equatable {
             ("faceEnterTilt", faceEnterTilt, Self.faceEnterTiltRange),
             ("faceLeaveTilt", faceLeaveTilt, Self.faceLeaveTiltRange),
             ("steadyAngularSpeed", steadyAngularSpeed, Self.steadyAngularSpeedRange),
+            ("flatHoldTime", flatHoldTime, Self.flatHoldTimeRange),
+            ("swingTiltSpeed", swingTiltSpeed, Self.swingTiltSpeedRange),
+            ("swingHoldTime", swingHoldTime, Self.swingHoldTimeRange),
+            ("overheadTilt", overheadTilt, Self.overheadTiltRange),
+            ("overheadHoldTime", overheadHoldTime, Self.overheadHoldTimeRange),
             ("firstDecisionSettleTime", firstDecisionSettleTime, Self.firstDecisionSettleTimeRange),
             ("quarterTurnSettleTime", quarterTurnSettleTime, Self.quarterTurnSettleTimeRange),
             ("halfTurnSettleTime", halfTurnSettleTime, Self.halfTurnSettleTimeRange),
@@ -284,6 +338,12 @@ public struct EstimatorSettings: Sendable, Equatable {
         s.faceLeaveTilt = fix(faceLeaveTilt, Self.faceLeaveTiltRange, defaults.faceLeaveTilt)
         s.steadyAngularSpeed = fix(
             steadyAngularSpeed, Self.steadyAngularSpeedRange, defaults.steadyAngularSpeed)
+        s.flatHoldTime = fix(flatHoldTime, Self.flatHoldTimeRange, defaults.flatHoldTime)
+        s.swingTiltSpeed = fix(swingTiltSpeed, Self.swingTiltSpeedRange, defaults.swingTiltSpeed)
+        s.swingHoldTime = fix(swingHoldTime, Self.swingHoldTimeRange, defaults.swingHoldTime)
+        s.overheadTilt = fix(overheadTilt, Self.overheadTiltRange, defaults.overheadTilt)
+        s.overheadHoldTime = fix(
+            overheadHoldTime, Self.overheadHoldTimeRange, defaults.overheadHoldTime)
         s.firstDecisionSettleTime = fix(
             firstDecisionSettleTime, Self.firstDecisionSettleTimeRange, defaults.firstDecisionSettleTime)
         s.quarterTurnSettleTime = fix(

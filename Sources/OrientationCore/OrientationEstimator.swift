@@ -9,7 +9,9 @@
 /// 2. Time going backwards restarts the filter and any pending evidence.
 /// 3. A calm reading (little change from the previous one) with a plausible magnitude feeds the
 ///    self-calibrated 1 g reference (starts at `nominalGravity`), so a sensor with a wrong
-///    absolute scale still works.
+///    absolute scale still works. Until the reference is trusted, the mean of the calm readings
+///    so far (or the reading itself) stands in for it, so even the first decision does not
+///    depend on the scale.
 /// 4. The magnitude gate rejects free fall (well under 1 g) and shocks or saturation (well over)
 ///    and blocks commits for `disturbanceHoldTime`.
 /// 5. A low-pass filter with a time constant computed from the real time step (alpha =
@@ -17,11 +19,17 @@
 ///    magnitude disturbance. A gap longer than `maximumSampleGap` restarts it.
 /// 6. The filtered gravity proposes an orientation: face-up/face-down with enter/leave tilt
 ///    thresholds; otherwise, if not lying too flat, the upright orientation by the in-plane
-///    angle, with hysteresis (keep the current axis up to `switchAngle` away from it).
-/// 7. A changed proposal becomes a candidate; it is committed when it has been proposed
-///    continuously for its settle time (longer for 180 than for 90 degrees), nothing was rejected
-///    recently, and the direction is steady. The first decision after init/reset is fast when the
-///    reading is calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`.
+///    angle, with hysteresis (keep the current axis up to `switchAngle` away from it). Held
+///    overhead (screen down beyond `overheadTilt`), the last upright orientation is kept.
+/// 7. A flat period (tilt beyond `uprightTiltLimit`), a swing (tilt changing faster than
+///    `swingTiltSpeed`) or an overhead pose blocks rotations (commits of an upright orientation
+///    other than the last upright one) while it lasts and for a hold time after it.
+/// 8. A changed proposal becomes a candidate; it is committed when it has been proposed
+///    continuously for its settle time, nothing was rejected recently, and the direction is
+///    steady. A 180 degree change needs `halfTurnSettleTime` since the device left the committed
+///    orientation and `quarterTurnSettleTime` of the final proposal; a 90 degree change needs
+///    `quarterTurnSettleTime`. The first decision after init/reset is fast when the reading is
+///    calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`.
 public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
@@ -57,8 +65,16 @@ public struct OrientationEstimator: Sendable {
     private var referenceEvidence = 0.0
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
+    // Since when the proposal has not been the committed orientation (nil while it is).
+    private var departedSince: Double?
     // Commits are blocked before this time (after a rejected reading).
     private var blockedUntil = -Double.infinity
+    // Rotations are blocked before this time (flat period, swing, overhead pose).
+    private var rotationBlockedUntil = -Double.infinity
+    // Low-pass filtered tilt of the readings themselves (degrees), for swing detection; nil after
+    // a restart. Not the tilt of the filtered gravity: averaging a fast turn about the screen
+    // normal shortens the filtered in-plane part and would fake a tilt change.
+    private var readingTilt: Double?
 
     /// Creates an estimator with no history. Settings outside their ranges are clamped.
     public init(settings: EstimatorSettings = EstimatorSettings()) {
@@ -125,22 +141,24 @@ public struct OrientationEstimator: Sendable {
         previousReading = reading
         previousReadingTime = time
 
-        // Magnitude gate.
+        // Magnitude gate: against the trusted reference, or only the plausible scale range.
         let trusted = isReferenceTrusted
-        let reference = trusted ? gravityReference : settings.nominalGravity
-        let ratio = magnitude / reference
         let gate =
             trusted
             ? settings.lowerMagnitudeGate...settings.upperMagnitudeGate
             : settings.minimumPlausibleScale...settings.maximumPlausibleScale
-        guard gate.contains(ratio) else {
+        guard gate.contains(magnitude / (trusted ? gravityReference : settings.nominalGravity)) else {
             reject(at: time)
             return orientation
         }
+        // The 1 g the rest is measured against: until the reference is trusted, the mean of the
+        // calm readings so far, or this reading before there is any.
+        let reference = trusted || referenceEvidence > 0 ? gravityReference : magnitude
+        let ratio = magnitude / reference
 
         // Low-pass filter.
-        if let previous = filteredGravity, time - filterTime <= settings.maximumSampleGap {
-            let elapsed = time - filterTime
+        let elapsed = time - filterTime
+        if let previous = filteredGravity, elapsed <= settings.maximumSampleGap {
             let disturbance = min(abs(ratio - 1) / settings.disturbanceFullScale, 1)
             let timeConstant =
                 settings.filterTimeConstant
@@ -149,16 +167,41 @@ public struct OrientationEstimator: Sendable {
             let next = previous + (reading - previous) * weight
             if elapsed > 0 { angularSpeed = previous.angle(to: next) / elapsed }
             filteredGravity = next
+            // Swing: the tilt of the readings, filtered alike, changing fast.
+            let tilt = Self.tilt(of: reading)
+            let previousTilt = readingTilt ?? tilt
+            readingTilt = previousTilt + (tilt - previousTilt) * weight
+            if elapsed > 0, abs(tilt - previousTilt) * weight > settings.swingTiltSpeed * elapsed {
+                rotationBlockedUntil = max(rotationBlockedUntil, time + settings.swingHoldTime)
+            }
         } else {
             // First reading, or a gap: start over from this reading; old evidence is stale.
             filteredGravity = reading
             angularSpeed = 0
             candidate = nil
+            departedSince = nil
+            readingTilt = Self.tilt(of: reading)
         }
         filterTime = time
+        let filtered = filteredGravity ?? reading
+
+        // Flat and overhead: block rotations while they last and for a hold time after.
+        let length = filtered.magnitude
+        let tilt = length >= settings.minimumFilteredMagnitude * reference ? Self.tilt(of: filtered) : nil
+        if let tilt, abs(tilt) > settings.uprightTiltLimit {
+            rotationBlockedUntil = max(rotationBlockedUntil, time + settings.flatHoldTime)
+        }
+        if let tilt, -tilt > settings.overheadTilt {
+            rotationBlockedUntil = max(rotationBlockedUntil, time + settings.overheadHoldTime)
+        }
 
         // Proposal and evidence.
-        let proposal = propose(filteredGravity ?? reading, reference: reference)
+        let proposal = propose(filtered, tilt: tilt)
+        if proposal == orientation {
+            departedSince = nil
+        } else if departedSince == nil {
+            departedSince = time
+        }
         if proposal == nil || proposal == orientation {
             candidate = nil
         } else if proposal != candidate {
@@ -178,9 +221,12 @@ public struct OrientationEstimator: Sendable {
     private mutating func restartTimeline() {
         previousReading = nil
         filteredGravity = nil
+        readingTilt = nil
         angularSpeed = 0
         candidate = nil
+        departedSince = nil
         blockedUntil = -Double.infinity
+        rotationBlockedUntil = -Double.infinity
     }
 
     /// A rejected reading: commits wait `disturbanceHoldTime`.
@@ -200,14 +246,17 @@ public struct OrientationEstimator: Sendable {
         gravityReference += (magnitude - gravityReference) * (elapsed / referenceEvidence)
     }
 
-    /// The orientation the filtered gravity `g` points at, given the committed state; nil when
-    /// ambiguous (too short, between tilt limits, or near 45 degrees with no axis to hold).
-    private func propose(_ g: Vector3, reference: Double) -> DeviceOrientation? {
-        let length = g.magnitude
-        guard length >= settings.minimumFilteredMagnitude * reference else { return nil }
-        let inPlane = (g.x * g.x + g.y * g.y).squareRoot()
-        // Tilt of the screen plane: +90 lying face-up (gravity into the screen's back), -90 face-down.
-        let tilt = CoreMath.atan2Degrees(-g.z, inPlane)
+    /// Tilt of the screen plane for gravity `g`, degrees: +90 lying face-up (gravity into the
+    /// screen's back), -90 face-down, 0 standing upright.
+    private static func tilt(of g: Vector3) -> Double {
+        CoreMath.atan2Degrees(-g.z, (g.x * g.x + g.y * g.y).squareRoot())
+    }
+
+    /// The orientation the filtered gravity `g` with tilt `tilt` points at, given the committed
+    /// state; nil when ambiguous (too short, between tilt limits, or near 45 degrees with no axis
+    /// to hold).
+    private func propose(_ g: Vector3, tilt: Double?) -> DeviceOrientation? {
+        guard let tilt else { return nil }
         if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
         if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
         if tilt > settings.faceEnterTilt { return .faceUp }
@@ -221,6 +270,8 @@ public struct OrientationEstimator: Sendable {
         let nearest = Self.uprightOrientation(quarter: quarter)
         let hold = orientation.isUpright ? orientation : lastUprightOrientation
         if let hold {
+            // Held overhead, the in-plane direction does not turn the screen.
+            if -tilt > settings.overheadTilt { return hold }
             if Self.distance(angle, Self.axisAngle(hold)) <= settings.switchAngle { return hold }
             return nearest
         }
@@ -231,19 +282,23 @@ public struct OrientationEstimator: Sendable {
     /// Whether the pending `candidate` may be committed at `time`.
     private func mayCommit(_ candidate: DeviceOrientation, at time: Double, calm: Bool) -> Bool {
         guard time >= blockedUntil, angularSpeed <= settings.steadyAngularSpeed else { return false }
-        let settle: Double
+        let slack = settings.timingSlack
         if orientation == .unknown {
             // Fast only when the reading is calm; a shaken device still gets a first decision,
-            // at the pace of a quarter turn.
-            settle = calm ? settings.firstDecisionSettleTime : settings.quarterTurnSettleTime
-        } else if let from = orientation.gravityDirection, let to = candidate.gravityDirection,
-            from.dot(to) < 0
-        {
-            settle = settings.halfTurnSettleTime
-        } else {
-            settle = settings.quarterTurnSettleTime
+            // at the pace of a quarter turn. Rotation holds do not apply: there is nothing to keep.
+            let settle = calm ? settings.firstDecisionSettleTime : settings.quarterTurnSettleTime
+            return time - candidateSince >= settle - slack
         }
-        return time - candidateSince >= settle - settings.timingSlack
+        if candidate.isUpright && candidate != lastUprightOrientation && time < rotationBlockedUntil {
+            return false
+        }
+        guard time - candidateSince >= settings.quarterTurnSettleTime - slack else { return false }
+        if let from = orientation.gravityDirection, let to = candidate.gravityDirection, from.dot(to) < 0 {
+            // A half turn: counted from when the device left the committed orientation.
+            let departed = min(departedSince ?? candidateSince, candidateSince)
+            return time - departed >= settings.halfTurnSettleTime - slack
+        }
+        return true
     }
 
     private mutating func commit(_ next: DeviceOrientation) {

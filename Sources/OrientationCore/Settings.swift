@@ -6,6 +6,8 @@ public struct DaemonSettings: Equatable, Sendable {
     ]
     /// The estimator's tunables (`SettleTimeMsec=`, `SwitchAngle=`).
     public var estimator = EstimatorSettings()
+    /// The forced low-energy flag (`[Energy] LowEnergyMode=`).
+    public var lowEnergyMode = LowEnergySetting.auto
     /// How often to sample.
     public var sampling = SamplingPolicy()
 
@@ -56,6 +58,11 @@ public struct DaemonSettings: Equatable, Sendable {
                 return "expected degrees between 55 and 65, found '\(entry.value)'; keeping the previous value"
             }
             estimator.switchAngle = value
+        case ("Energy", "LowEnergyMode"):
+            guard let value = LowEnergySetting(rawValue: entry.value) else {
+                return "expected auto, on or off, found '\(entry.value)'; keeping the previous value"
+            }
+            lowEnergyMode = value
         case ("Energy", _), ("Compatibility", _), ("Sensor", _):
             return "not supported by this version, ignored"
         default:

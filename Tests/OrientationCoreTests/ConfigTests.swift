@@ -62,6 +62,16 @@ import Testing
         #expect(settings.estimator.switchAngle == 58)
     }
 
+    @Test func readsTheForcedLowEnergyFlag() {
+        #expect(interpret("").0.lowEnergyMode == .auto)
+        #expect(interpret("[Energy]\nLowEnergyMode=on\n").0.lowEnergyMode == .on)
+        #expect(interpret("[Energy]\nLowEnergyMode=off\n").0.lowEnergyMode == .off)
+        let (settings, diagnostics) = interpret("[Energy]\nLowEnergyMode=on\nLowEnergyMode=sometimes\n")
+        #expect(settings.lowEnergyMode == .on)
+        #expect(diagnostics.map(\.line) == [3])
+        #expect(diagnostics.first?.key == "[Energy] LowEnergyMode")
+    }
+
     @Test func laterAssignmentsWin() {
         let (settings, _) = interpret("[Orientation]\nSwitchAngle=56\nSwitchAngle=64\n")
         #expect(settings.estimator.switchAngle == 64)

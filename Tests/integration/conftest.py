@@ -1,0 +1,81 @@
+"""pytest fixtures for the motion-orientationd integration suite (see rig.py)."""
+
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import rig as rigmod  # noqa: E402
+
+DEFAULT_TIMEOUT = 30
+
+
+class TimeLimitExceeded(Exception):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def _time_limit(request):
+    """Fail a test (and its teardown) that runs longer than its timeout mark."""
+    marker = request.node.get_closest_marker("timeout")
+    seconds = int(marker.args[0]) if marker else DEFAULT_TIMEOUT
+
+    def expired(_signum, _frame):
+        raise TimeLimitExceeded("test exceeded its %d s limit" % seconds)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
+def make_rig(request):
+    """Factory: make_rig(**Rig kwargs) -> a started Rig, closed after the test.
+
+    At teardown the daemon, if still running, gets SIGTERM and must exit with
+    status 0 within 5 s.
+    """
+    rigs = []
+    request.node.mo_rigs = rigs
+
+    def factory(**kwargs):
+        r = rigmod.Rig(**kwargs)
+        rigs.append(r)
+        return r
+
+    yield factory
+    failures = []
+    for r in rigs:
+        was_running = r.daemon is not None and r.daemon.running()
+        result = r.close()
+        if was_running:
+            code, seconds = result
+            if code != 0:
+                failures.append("daemon exit status on SIGTERM: %r after %.2f s\n%s"
+                                % (code, seconds, r.final_log[-3000:]))
+    leftover = [p.pid for p in rigmod._children]
+    rigmod.kill_all_children()
+    assert not leftover, "processes left behind: %r" % leftover
+    assert not failures, "\n".join(failures)
+
+
+@pytest.fixture
+def rig(make_rig):
+    """A rig with an accelerometer held upright (portrait), the daemon idle."""
+    return make_rig()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for n, r in enumerate(getattr(item, "mo_rigs", [])):
+            log = r.final_log if r.final_log is not None else (
+                r.daemon.log() if r.daemon else "")
+            report.sections.append(("daemon %d stderr (%s)" % (n, report.when), log[-6000:]))
