@@ -34,6 +34,10 @@ static const sd_bus_vtable mo_orientation_vtable[] = {
     MO_PROPERTY("InterfaceOrientation", "s"),
     MO_PROPERTY("HasAccelerometer", "b"),
     MO_PROPERTY("Active", "b"),
+    MO_PROPERTY("LowEnergyMode", "b"),
+    MO_PROPERTY("LowEnergyModeSetting", "s"),
+    MO_PROPERTY("LowEnergyReasons", "as"),
+    MO_PROPERTY("ThermalState", "s"),
     MO_PROPERTY("SampleIntervalMsec", "u"),
     /* Public methods are unprivileged: access is the bus policy's business. */
     SD_BUS_METHOD("Start", "", "", mo_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -41,6 +45,9 @@ static const sd_bus_vtable mo_orientation_vtable[] = {
     SD_BUS_METHOD_WITH_ARGS("ReadOrientation", SD_BUS_NO_ARGS,
                             SD_BUS_RESULT("s", device, "s", interface), mo_method_trampoline,
                             SD_BUS_VTABLE_UNPRIVILEGED),
+    /* Unprivileged for sd-bus; the bus policy and the daemon check the caller. */
+    SD_BUS_METHOD_WITH_ARGS("SetLowEnergyMode", SD_BUS_ARGS("s", setting), SD_BUS_NO_RESULT,
+                            mo_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_SIGNAL_WITH_ARGS("DeviceOrientationChanged", SD_BUS_ARGS("s", orientation, "u", value),
                             0),
     SD_BUS_SIGNAL_WITH_ARGS("InterfaceOrientationChanged",

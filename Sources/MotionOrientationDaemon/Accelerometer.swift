@@ -117,7 +117,7 @@ extension String {
 public final class AccelerometerReader {
     public let info: AccelerometerInfo
     private let channels: [SysfsChannel]
-    private var reported: [Bool] = [false, false, false]
+    private var problems = ProblemLog()
 
     public init(info: AccelerometerInfo) throws(SystemError) {
         self.info = info
@@ -146,25 +146,14 @@ public final class AccelerometerReader {
 
     private func readChannel(_ index: Int) -> Int64? {
         let channel = channels[index]
-        let problem: String
         do {
-            let bytes = try channel.read()
-            do {
-                let value = try SysfsNumber.parseInteger(bytes)
-                if reported[index] {
-                    reported[index] = false
-                    Log.info("\(channel.path): readable again")
-                }
-                return value
-            } catch {
-                problem = "\(channel.path): skipping sample: malformed value: \(error)"
-            }
+            let value = try SysfsNumber.parseInteger(try channel.read())
+            problems.resolve(channel.path)
+            return value
+        } catch let error as SysfsValueError {
+            problems.report(channel.path, "\(channel.path): skipping sample: malformed value: \(error)")
         } catch {
-            problem = "skipping sample: \(error)"
-        }
-        if !reported[index] {
-            reported[index] = true
-            Log.warning(problem)
+            problems.report(channel.path, "skipping sample: \(error)")
         }
         return nil
     }

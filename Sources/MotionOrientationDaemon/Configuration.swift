@@ -7,15 +7,26 @@ public enum ConfigLocation {
     public static let dropInDirectory = "/etc/motion-orientationd.conf.d"
 }
 
-/// Reads the main file and the drop-ins (`*.conf`, lexical order, later wins), logs
-/// every diagnostic with its file and line, and returns the settings. Returns nil only
-/// when a file named with `--config` cannot be read.
-public func loadSettings(_ options: DaemonOptions) -> DaemonSettings? {
+/// Settings with the configuration entries they were made from.
+public struct LoadedConfiguration {
+    public var settings: DaemonSettings
+    /// The entries accepted, so that a reload can keep a key whose new value is bad.
+    public var acceptedEntries: [ConfigEntry]
+}
+
+/// Reads the main file and the drop-ins (`*.conf`, lexical order, later wins), logs every
+/// diagnostic with its file and line, and returns the settings. On a reload, `previous`
+/// holds the entries in force, and a key whose new value is bad keeps its old one.
+/// Returns nil when the main file cannot be read although it was named with `--config`, or
+/// exists and cannot be read during a reload (the caller then keeps what it has).
+public func loadConfiguration(_ options: DaemonOptions, keeping previous: [ConfigEntry]? = nil)
+    -> LoadedConfiguration?
+{
     var sources: [(file: String, text: String)] = []
     do {
         sources.append((options.configPath, try Sysfs.read(options.configPath)))
     } catch {
-        if options.configPathGiven {
+        if options.configPathGiven || (previous != nil && error.errno != ENOENT) {
             Log.error("cannot read the configuration: \(error)")
             return nil
         }
@@ -34,9 +45,14 @@ public func loadSettings(_ options: DaemonOptions) -> DaemonSettings? {
         entries += parsed.entries
         parsed.diagnostics.forEach { Log.warning("\($0)") }
     }
-    let (settings, diagnostics) = DaemonSettings.interpret(entries)
+    let (settings, accepted, diagnostics) = DaemonSettings.interpret(entries, keeping: previous ?? [])
     diagnostics.forEach { Log.warning("\($0)") }
-    return settings
+    return LoadedConfiguration(settings: settings, acceptedEntries: accepted)
+}
+
+/// The settings alone, for tools that replay with the daemon's configuration.
+public func loadSettings(_ options: DaemonOptions) -> DaemonSettings? {
+    loadConfiguration(options)?.settings
 }
 
 /// The `*.conf` files of a drop-in directory in lexical (byte) order; none when the

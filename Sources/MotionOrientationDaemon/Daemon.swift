@@ -10,54 +10,72 @@ public func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// The daemon: every piece of state, owned by the main thread and driven by one
-/// sd-event loop (sampling timer, bus, signals, watchdog).
+/// The daemon: every piece of state, owned by the main thread and driven by one sd-event
+/// loop (sampling and thermal timers, bus, udev monitor, signals, watchdog). The decisions
+/// (orientation, energy, thermal state, sampling plan) are made by `OrientationCore`.
 public final class Daemon {
-    /// How long `ReadOrientation()` waits for a fresh decision before answering with
-    /// what it has, in microseconds.
+    /// How long `ReadOrientation()` waits for a fresh decision before answering with what
+    /// it has, in microseconds.
     static let readOrientationTimeoutUsec: UInt64 = 1_000_000
     /// Timer slack we allow sd-event, in microseconds (its default is 250 ms).
     static let timerAccuracyUsec: UInt64 = 1_000
 
     let options: DaemonOptions
-    let settings: DaemonSettings
-    private var event: OpaquePointer?
-    private var bus: OpaquePointer?
-    private var objectSlot: OpaquePointer?
-    private var claims: OpaquePointer?
+    var settings: DaemonSettings
+    /// The configuration entries in force, so a reload can keep a key whose new value is bad.
+    var acceptedEntries: [ConfigEntry]
+    var event: OpaquePointer?
+    var bus: OpaquePointer?
+    var objectSlot: OpaquePointer?
+    var claims: OpaquePointer?
     private var sampleTimer: OpaquePointer?
-    private var readTimeout: OpaquePointer?
+    private var thermalTimer: OpaquePointer?
+    var readTimeout: OpaquePointer?
 
-    private var reader: AccelerometerReader?
-    private var estimator: OrientationEstimator
-    private var interfacePolicy: InterfaceOrientationPolicy
-    private var pendingReads: [OpaquePointer] = []
-    private var plan: SamplingPlan = .off
+    var reader: AccelerometerReader?
+    var estimator: OrientationEstimator
+    var interfacePolicy: InterfaceOrientationPolicy
+    var pendingReads: [OpaquePointer] = []
+    var plan: SamplingPlan = .off
+    /// When the estimator last saw motion (monotonic seconds).
+    private var lastMotion: Double?
+
+    // Energy: the sources and what they say.
+    var energy: EnergySources?
+    /// `SetLowEnergyMode()`'s override of the configured flag, until the next reload.
+    var runtimeLowEnergy: LowEnergySetting?
+    var thermal: ThermalMonitor
+    private var thermalZones = ThermalZones()
+    var lowEnergyReasons: [LowEnergyReason] = []
 
     // What the bus shows.
-    private(set) var deviceOrientation: DeviceOrientation = .unknown
-    private(set) var interfaceOrientation: InterfaceOrientation = .unknown
+    var deviceOrientation: DeviceOrientation = .unknown
+    var interfaceOrientation: InterfaceOrientation = .unknown
 
-    public init(options: DaemonOptions, settings: DaemonSettings) {
+    public init(options: DaemonOptions, configuration: LoadedConfiguration) {
         self.options = options
-        self.settings = settings
+        self.settings = configuration.settings
+        self.acceptedEntries = configuration.acceptedEntries
         self.estimator = OrientationEstimator(settings: settings.estimator)
         self.interfacePolicy = InterfaceOrientationPolicy(allowed: settings.allowedInterfaceOrientations)
+        self.thermal = ThermalMonitor(settings: settings.thermal)
     }
 
     deinit {
         for call in pendingReads { sd_bus_message_unref(call) }
-        sd_event_source_unref(sampleTimer)
-        sd_event_source_unref(readTimeout)
+        energy = nil
+        sd_event_source_disable_unref(sampleTimer)
+        sd_event_source_disable_unref(thermalTimer)
+        sd_event_source_disable_unref(readTimeout)
         sd_bus_track_unref(claims)
         sd_bus_slot_unref(objectSlot)
         sd_bus_flush_close_unref(bus)
         sd_event_unref(event)
     }
 
-    private var unmanaged: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var unmanaged: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    private static func from(_ pointer: UnsafeMutableRawPointer?) -> Daemon {
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> Daemon {
         Unmanaged<Daemon>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
@@ -69,10 +87,12 @@ public final class Daemon {
             try setUpEventLoop()
             takeAccelerometer()
             try setUpBus()
+            energy = try EnergySources(daemon: self)
         } catch {
             Log.error("\(error)")
             return 1
         }
+        updateEnergy()
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
         Log.info("serving \(MO_BUS_NAME) on the system bus")
         let r = sd_event_loop(event)
@@ -98,32 +118,18 @@ public final class Daemon {
             r = sd_event_add_signal(event, nil, signal, nil, nil)
             guard r >= 0 else { throw SystemError("sd_event_add_signal(\(signal))", errno: r) }
         }
+        r = sd_event_add_signal(
+            event, nil, SIGHUP,
+            { _, _, context in
+                Daemon.from(context).reload()
+                return 0
+            }, unmanaged)
+        guard r >= 0 else { throw SystemError("sd_event_add_signal(SIGHUP)", errno: r) }
         r = sd_event_set_watchdog(event, 1)
         guard r >= 0 else { throw SystemError("sd_event_set_watchdog", errno: r) }
     }
 
-    private func setUpBus() throws(SystemError) {
-        var r = sd_bus_open_system(&bus)
-        guard r >= 0 else { throw SystemError("connecting to the system bus", errno: r) }
-        var handlers = mo_object_handlers(
-            method: { context, member, call, error in
-                Daemon.from(context).handleMethod(String(cString: member!), call: call!, error: error!)
-            },
-            property: { context, property, reply, _ in
-                Daemon.from(context).appendProperty(String(cString: property!), to: reply!)
-            })
-        r = mo_bus_add_orientation_object(bus, &objectSlot, MO_BUS_PATH, &handlers, unmanaged)
-        guard r >= 0 else { throw SystemError("registering \(MO_BUS_PATH)", errno: r) }
-        r = sd_bus_attach_event(bus, event, 0)
-        guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
-        // Losing the bus ends the loop; run() then exits non-zero for systemd to restart us.
-        r = sd_bus_set_exit_on_disconnect(bus, 1)
-        guard r >= 0 else { throw SystemError("sd_bus_set_exit_on_disconnect", errno: r) }
-        r = sd_bus_request_name(bus, MO_BUS_NAME, 0)
-        guard r >= 0 else { throw SystemError("acquiring the bus name \(MO_BUS_NAME)", errno: r) }
-    }
-
-    /// Picks the accelerometer to use (the first one found, for now).
+    /// Picks the accelerometer to use.
     private func takeAccelerometer() {
         guard let info = AccelerometerDiscovery.chooseDisplayAccelerometer() else {
             Log.notice("no accelerometer found; serving with HasAccelerometer=false")
@@ -139,163 +145,167 @@ public final class Daemon {
         }
     }
 
-    // MARK: - Bus object
+    // MARK: - Configuration
 
-    private static let propertyNames = [
-        "DeviceOrientation", "InterfaceOrientation", "HasAccelerometer", "Active", "SampleIntervalMsec",
-    ]
-
-    private func appendProperty(_ property: String, to reply: OpaquePointer) -> Int32 {
-        switch property {
-        case "DeviceOrientation": return Bus.append(reply, string: deviceOrientation.name)
-        case "InterfaceOrientation": return Bus.append(reply, string: interfaceOrientation.name)
-        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
-        case "Active": return Bus.append(reply, bool: plan != .off)
-        case "SampleIntervalMsec": return Bus.append(reply, uint32: plan.intervalMsec)
-        default: return -ENOENT
+    /// SIGHUP: re-reads the configuration. Claims, the orientation and the sensor stay;
+    /// `SetLowEnergyMode()`'s override ends; a key whose new value is bad keeps the old one.
+    func reload() {
+        Log.info("reloading the configuration")
+        guard let loaded = loadConfiguration(options, keeping: acceptedEntries) else {
+            Log.warning("keeping the previous configuration")
+            return
         }
-    }
-
-    private func handleMethod(_ member: String, call: OpaquePointer, error: UnsafeMutablePointer<sd_bus_error>)
-        -> Int32
-    {
-        switch member {
-        case "Start":
-            if claims == nil {
-                // Made on the first claim and dropped when empty: sd-bus calls the
-                // handler of an empty track again and again until it is released.
-                let r = sd_bus_track_new(
-                    bus, &claims,
-                    { _, context in
-                        Daemon.from(context).claimsEmptied()
-                        return 0
-                    }, unmanaged)
-                if r < 0 { return r }
-            }
-            let r = sd_bus_track_add_sender(claims, call)
-            if r < 0 { return r }
-            Log.debug("claim from \(sender(of: call))")
-            updateSampling()
-            return Bus.reply(to: call)
-        case "Stop":
-            // Releasing a claim the caller does not hold is not an error.
-            if claims != nil {
-                let r = sd_bus_track_remove_sender(claims, call)
-                if r < 0 && r != -EUNATCH { return r }
-            }
-            Log.debug("claim released by \(sender(of: call))")
-            updateSampling()
-            return Bus.reply(to: call)
-        case "ReadOrientation":
-            if plan != .off && deviceOrientation != .unknown || reader == nil {
-                return replyOrientation(to: call)
-            }
-            pendingReads.append(sd_bus_message_ref(call))
-            updateSampling()
-            return 1
-        default:
-            return sd_bus_error_set(error, "org.freedesktop.DBus.Error.UnknownMethod", "Unknown method \(member)")
+        let previous = settings
+        settings = loaded.settings
+        acceptedEntries = loaded.acceptedEntries
+        runtimeLowEnergy = nil
+        if settings.estimator != previous.estimator {
+            estimator = OrientationEstimator(settings: settings.estimator)
         }
+        if settings.allowedInterfaceOrientations != previous.allowedInterfaceOrientations {
+            interfacePolicy = InterfaceOrientationPolicy(allowed: settings.allowedInterfaceOrientations)
+            interfacePolicy.update(device: estimator.lastUprightOrientation ?? deviceOrientation)
+            announce(device: deviceOrientation, interface: interfacePolicy.orientation)
+        }
+        thermal.settings = settings.thermal
+        emitPropertiesChanged(["LowEnergyModeSetting"])
+        energy?.refreshBatteries()
+        updateEnergy()
     }
 
-    private func sender(of call: OpaquePointer) -> String {
-        sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
-    }
+    // MARK: - Energy
 
-    private func replyOrientation(to call: OpaquePointer) -> Int32 {
-        Bus.reply(to: call, strings: [deviceOrientation.name, interfaceOrientation.name])
-    }
-
-    /// The last claim went (released, or its client left the bus).
-    private func claimsEmptied() {
-        claims = sd_bus_track_unref(claims)
+    /// Recomputes the low-energy reasons from the setting and the triggers, announces a
+    /// change, and applies it to sampling.
+    func updateEnergy() {
+        let inputs = EnergyInputs(
+            setting: runtimeLowEnergy ?? settings.lowEnergyMode, powerSaver: energy?.powerSaver ?? false,
+            batteryLow: energy?.batteryLow ?? false, thermalState: thermal.state)
+        let reasons = EnergyPolicy.reasons(inputs)
+        if reasons != lowEnergyReasons {
+            let wasLow = !lowEnergyReasons.isEmpty
+            lowEnergyReasons = reasons
+            Log.info(
+                reasons.isEmpty
+                    ? "low energy mode off" : "low energy mode on: \(reasons.map(\.rawValue).joined(separator: ", "))")
+            emitPropertiesChanged(wasLow != !reasons.isEmpty ? ["LowEnergyMode", "LowEnergyReasons"] : ["LowEnergyReasons"])
+        }
         updateSampling()
     }
 
-    private func answerPendingReads() {
-        let calls = pendingReads
-        pendingReads = []
-        for call in calls {
-            let r = replyOrientation(to: call)
-            if r < 0 { Log.warning("answering ReadOrientation: \(SystemError("sd_bus_send", errno: r))") }
-            sd_bus_message_unref(call)
-        }
-        sd_event_source_set_enabled(readTimeout, Int32(SD_EVENT_OFF))
+    /// Reads the thermal zones (only while sampling) and applies the new thermal state.
+    private func readThermalZones() {
+        let before = thermal.state
+        let after = thermal.update(thermalZones.read())
+        guard after != before else { return }
+        Log.info("thermal state \(after.rawValue)")
+        emitPropertiesChanged(["ThermalState"])
+        updateEnergy()
     }
 
     // MARK: - Sampling
 
-    /// Applies the sampling policy to the current claims, waiting reads and sensor.
-    private func updateSampling() {
+    var isPaused: Bool {
+        guard let energy else { return false }
+        return energy.suspended || (energy.lidClosed && settings.pauseWhenLidClosed)
+    }
+
+    /// Applies the sampling policy to claims, waiting reads, sensor, motion, energy and
+    /// suspend; starts, re-times or stops the timers and announces the change.
+    func updateSampling() {
+        let now = monotonicSeconds()
         let inputs = SamplingInputs(
             claims: Int(sd_bus_track_count(claims)), pendingReads: pendingReads.count,
-            hasAccelerometer: reader != nil)
+            hasAccelerometer: reader != nil, moving: estimator.isSettling,
+            secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: !lowEnergyReasons.isEmpty,
+            thermalState: thermal.state, paused: isPaused)
         let next = settings.sampling.plan(inputs)
         guard next != plan else { return }
-        let wasOff = plan == .off
+        let previous = plan
         plan = next
         switch next {
         case .off:
             sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
+            sd_event_source_set_enabled(thermalTimer, Int32(SD_EVENT_OFF))
             Log.debug("sampling stopped")
+            if isPaused { answerPendingReads() }
         case .every(let interval):
-            if wasOff {
+            if previous == .off {
                 // A new acquisition: decide from fresh readings only.
                 estimator.reset()
+                lastMotion = nil
                 armSampleTimer(afterUsec: 0)
-                Log.debug("sampling every \(interval) ms")
+                armThermalTimer(afterUsec: 0)
+            } else if interval < previous.intervalMsec {
+                armSampleTimer(afterUsec: UInt64(interval) * 1000)
             }
+            Log.debug("sampling every \(interval) ms")
         }
         if !pendingReads.isEmpty { armReadTimeout() }
-        Bus.emitPropertiesChanged(
-            bus!, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, names: ["Active", "SampleIntervalMsec"])
+        emitPropertiesChanged((previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
     }
 
     private func armSampleTimer(afterUsec usec: UInt64) {
-        if let sampleTimer {
-            sd_event_source_set_time_relative(sampleTimer, usec)
-            sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_ONESHOT))
-            return
+        armTimer(&sampleTimer, afterUsec: usec) { $0.sample() }
+    }
+
+    private func armThermalTimer(afterUsec usec: UInt64) {
+        armTimer(&thermalTimer, afterUsec: usec) { daemon in
+            daemon.readThermalZones()
+            if daemon.plan != .off {
+                daemon.armThermalTimer(afterUsec: UInt64(daemon.settings.sampling.thermalIntervalMsec) * 1000)
+            }
         }
-        let r = sd_event_add_time_relative(
-            event, &sampleTimer, CLOCK_MONOTONIC, usec, Daemon.timerAccuracyUsec,
-            { _, _, context in
-                Daemon.from(context).sample()
-                return 0
-            }, unmanaged)
-        if r < 0 { Log.error("cannot arm the sampling timer: \(SystemError("sd_event_add_time_relative", errno: r))") }
     }
 
     private func armReadTimeout() {
-        if let readTimeout {
-            if sd_event_source_get_enabled(readTimeout, nil) > 0 { return }
-            sd_event_source_set_time_relative(readTimeout, Daemon.readOrientationTimeoutUsec)
-            sd_event_source_set_enabled(readTimeout, Int32(SD_EVENT_ONESHOT))
-            return
+        if let readTimeout, sd_event_source_get_enabled(readTimeout, nil) > 0 { return }
+        armTimer(&readTimeout, afterUsec: Daemon.readOrientationTimeoutUsec) { daemon in
+            Log.debug("ReadOrientation timed out before a decision; answering with the last known orientation")
+            daemon.answerPendingReads()
+            daemon.updateSampling()
         }
-        let r = sd_event_add_time_relative(
-            event, &readTimeout, CLOCK_MONOTONIC, Daemon.readOrientationTimeoutUsec, Daemon.timerAccuracyUsec,
-            { _, _, context in
-                let daemon = Daemon.from(context)
-                Log.debug("ReadOrientation timed out before a decision; answering with the last known orientation")
-                daemon.answerPendingReads()
-                daemon.updateSampling()
-                return 0
-            }, unmanaged)
-        if r < 0 { Log.error("cannot arm the read timeout: \(SystemError("sd_event_add_time_relative", errno: r))") }
     }
 
-    /// One tick of the sampling timer: read, estimate, announce, re-arm.
+    /// Arms a one-shot monotonic timer, making it on first use. The action is fixed when
+    /// the timer is made.
+    private func armTimer(_ timer: inout OpaquePointer?, afterUsec usec: UInt64, _ action: @escaping (Daemon) -> Void) {
+        if let timer {
+            sd_event_source_set_time_relative(timer, usec)
+            sd_event_source_set_enabled(timer, Int32(SD_EVENT_ONESHOT))
+            return
+        }
+        let box = Unmanaged.passRetained(TimerAction(daemon: self, action))
+        let r = sd_event_add_time_relative(
+            event, &timer, CLOCK_MONOTONIC, usec, Daemon.timerAccuracyUsec,
+            { _, _, context in
+                let box = Unmanaged<TimerAction>.fromOpaque(context!).takeUnretainedValue()
+                if let daemon = box.daemon { box.action(daemon) }
+                return 0
+            }, box.toOpaque())
+        if r < 0 {
+            box.release()
+            Log.error("cannot arm a timer: \(SystemError("sd_event_add_time_relative", errno: r))")
+            return
+        }
+        sd_event_source_set_destroy_callback(timer) { context in
+            Unmanaged<TimerAction>.fromOpaque(context!).release()
+        }
+    }
+
+    /// One tick of the sampling timer: read, estimate, announce, re-plan, re-arm.
     private func sample() {
         guard let reader else { return }
+        let now = monotonicSeconds()
         if let reading = reader.read() {
-            let decided = estimator.update(reading, at: monotonicSeconds())
+            let decided = estimator.update(reading, at: now)
             if decided != .unknown { publish(decided) }
         }
+        if estimator.isSettling { lastMotion = now }
         if !pendingReads.isEmpty && estimator.orientation != .unknown {
             answerPendingReads()
-            updateSampling()
         }
+        updateSampling()
         if case .every(let interval) = plan {
             armSampleTimer(afterUsec: UInt64(interval) * 1000)
         }
@@ -304,22 +314,46 @@ public final class Daemon {
     /// Announces a decided device orientation and the interface orientation it implies.
     private func publish(_ device: DeviceOrientation) {
         guard device != deviceOrientation else { return }
-        deviceOrientation = device
-        let interface = interfacePolicy.update(device: device)
+        announce(device: device, interface: interfacePolicy.update(device: device))
+    }
+
+    /// Takes new orientations and emits `PropertiesChanged` and the change signals for
+    /// whichever changed.
+    private func announce(device: DeviceOrientation, interface: InterfaceOrientation) {
+        let deviceChanged = device != deviceOrientation
         let interfaceChanged = interface != interfaceOrientation
+        guard deviceChanged || interfaceChanged else { return }
+        deviceOrientation = device
         interfaceOrientation = interface
         Log.info("device orientation \(device.name), interface orientation \(interface.name)")
+        emitPropertiesChanged(
+            (deviceChanged ? ["DeviceOrientation"] : []) + (interfaceChanged ? ["InterfaceOrientation"] : []))
         guard let bus else { return }
-        Bus.emitPropertiesChanged(
-            bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE,
-            names: interfaceChanged ? ["DeviceOrientation", "InterfaceOrientation"] : ["DeviceOrientation"])
-        Bus.emitSignal(
-            bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "DeviceOrientationChanged",
-            name: device.name, value: device.rawValue)
+        if deviceChanged {
+            Bus.emitSignal(
+                bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "DeviceOrientationChanged",
+                name: device.name, value: device.rawValue)
+        }
         if interfaceChanged {
             Bus.emitSignal(
                 bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "InterfaceOrientationChanged",
                 name: interface.name, value: interface.rawValue)
         }
+    }
+
+    /// After suspend: nothing decided before the sleep may be announced as fresh.
+    func resumed() {
+        estimator.reset()
+        lastMotion = nil
+    }
+}
+
+/// A timer's action, carried through sd-event's userdata.
+private final class TimerAction {
+    weak var daemon: Daemon?
+    let action: (Daemon) -> Void
+    init(daemon: Daemon, _ action: @escaping (Daemon) -> Void) {
+        self.daemon = daemon
+        self.action = action
     }
 }

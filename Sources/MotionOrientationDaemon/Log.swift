@@ -68,3 +68,21 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
         return "\(operation) failed: \(reason) (errno \(errno))"
     }
 }
+
+/// Reports each ongoing problem once: the first failure of a source (a channel file, a
+/// thermal zone, a battery) is logged, repeats are not, and recovery is noted once.
+public struct ProblemLog {
+    private var open: Set<String> = []
+
+    public init() {}
+
+    /// Logs `message` at warning level unless the problem with `source` is already known.
+    public mutating func report(_ source: String, _ message: @autoclosure () -> String) {
+        if open.insert(source).inserted { Log.warning(message()) }
+    }
+
+    /// Marks `source` as working again, noting it when it had a known problem.
+    public mutating func resolve(_ source: String) {
+        if open.remove(source) != nil { Log.info("\(source): readable again") }
+    }
+}

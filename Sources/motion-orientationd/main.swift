@@ -24,7 +24,7 @@ case .version:
     print("motion-orientationd \(motionOrientationVersion)")
 case .run(let options):
     if options.verbose { Log.threshold = .debug }
-    guard let settings = loadSettings(options) else { exit(1) }
-    let daemon = Daemon(options: options, settings: settings)
+    guard let configuration = loadConfiguration(options) else { exit(1) }
+    let daemon = Daemon(options: options, configuration: configuration)
     exit(daemon.run())
 }

@@ -1,0 +1,175 @@
+import CMotionShim
+import CSystemd
+import Glibc
+import OrientationCore
+
+/// The daemon's object on the bus: properties, methods, claims.
+extension Daemon {
+    func setUpBus() throws(SystemError) {
+        var r = sd_bus_open_system(&bus)
+        guard r >= 0 else { throw SystemError("connecting to the system bus", errno: r) }
+        var handlers = mo_object_handlers(
+            method: { context, member, call, error in
+                Daemon.from(context).handleMethod(String(cString: member!), call: call!, error: error!)
+            },
+            property: { context, property, reply, _ in
+                Daemon.from(context).appendProperty(String(cString: property!), to: reply!)
+            })
+        r = mo_bus_add_orientation_object(bus, &objectSlot, MO_BUS_PATH, &handlers, unmanaged)
+        guard r >= 0 else { throw SystemError("registering \(MO_BUS_PATH)", errno: r) }
+        r = sd_bus_attach_event(bus, event, 0)
+        guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
+        // Losing the bus ends the loop; run() then exits non-zero for systemd to restart us.
+        r = sd_bus_set_exit_on_disconnect(bus, 1)
+        guard r >= 0 else { throw SystemError("sd_bus_set_exit_on_disconnect", errno: r) }
+        r = sd_bus_request_name(bus, MO_BUS_NAME, 0)
+        guard r >= 0 else { throw SystemError("acquiring the bus name \(MO_BUS_NAME)", errno: r) }
+    }
+
+    func emitPropertiesChanged(_ names: [String]) {
+        guard let bus else { return }
+        Bus.emitPropertiesChanged(bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, names: names)
+    }
+
+    private func appendProperty(_ property: String, to reply: OpaquePointer) -> Int32 {
+        switch property {
+        case "DeviceOrientation": return Bus.append(reply, string: deviceOrientation.name)
+        case "InterfaceOrientation": return Bus.append(reply, string: interfaceOrientation.name)
+        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
+        case "Active": return Bus.append(reply, bool: plan != .off)
+        case "LowEnergyMode": return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
+        case "LowEnergyModeSetting": return Bus.append(reply, string: (runtimeLowEnergy ?? settings.lowEnergyMode).rawValue)
+        case "LowEnergyReasons": return Bus.append(reply, strings: lowEnergyReasons.map(\.rawValue))
+        case "ThermalState": return Bus.append(reply, string: thermal.state.rawValue)
+        case "SampleIntervalMsec": return Bus.append(reply, uint32: plan.intervalMsec)
+        default: return -ENOENT
+        }
+    }
+
+    private func handleMethod(_ member: String, call: OpaquePointer, error: UnsafeMutablePointer<sd_bus_error>)
+        -> Int32
+    {
+        switch member {
+        case "Start":
+            if claims == nil {
+                // Made on the first claim and dropped when empty: sd-bus calls the
+                // handler of an empty track again and again until it is released.
+                let r = sd_bus_track_new(
+                    bus, &claims,
+                    { _, context in
+                        Daemon.from(context).claimsEmptied()
+                        return 0
+                    }, unmanaged)
+                if r < 0 { return r }
+            }
+            let r = sd_bus_track_add_sender(claims, call)
+            if r < 0 { return r }
+            Log.debug("claim from \(sender(of: call))")
+            updateSampling()
+            return Bus.reply(to: call)
+        case "Stop":
+            // Releasing a claim the caller does not hold is not an error.
+            if claims != nil {
+                let r = sd_bus_track_remove_sender(claims, call)
+                if r < 0 && r != -EUNATCH { return r }
+            }
+            Log.debug("claim released by \(sender(of: call))")
+            updateSampling()
+            return Bus.reply(to: call)
+        case "ReadOrientation":
+            if reader == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
+                return replyOrientation(to: call)
+            }
+            pendingReads.append(sd_bus_message_ref(call))
+            updateSampling()
+            return 1
+        case "SetLowEnergyMode":
+            return setLowEnergyMode(call, error: error)
+        default:
+            return sd_bus_error_set(error, "org.freedesktop.DBus.Error.UnknownMethod", "Unknown method \(member)")
+        }
+    }
+
+    private func setLowEnergyMode(_ call: OpaquePointer, error: UnsafeMutablePointer<sd_bus_error>) -> Int32 {
+        guard let word = try? Bus.readString(call) else {
+            return sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", "Expected a string argument")
+        }
+        guard let setting = LowEnergySetting(rawValue: word) else {
+            return sd_bus_error_set(
+                error, "org.freedesktop.DBus.Error.InvalidArgs",
+                "Invalid low energy mode '\(word)': expected auto, on or off")
+        }
+        switch isPrivileged(call) {
+        case .success(true): break
+        case .success(false):
+            Log.notice("refused SetLowEnergyMode(\(word)) from \(sender(of: call)): not privileged")
+            return sd_bus_error_set(
+                error, "org.freedesktop.DBus.Error.AccessDenied",
+                "Only root\(settings.privilegedGroup.map { " or members of \($0)" } ?? "") may set the low energy mode")
+        case .failure(let failure):
+            Log.warning("SetLowEnergyMode: cannot check the caller \(sender(of: call)): \(failure)")
+            return sd_bus_error_set(error, "org.freedesktop.DBus.Error.AccessDenied", "Cannot verify the caller")
+        }
+        Log.info("low energy mode set to \(word) by \(sender(of: call)) until the next reload")
+        runtimeLowEnergy = setting
+        emitPropertiesChanged(["LowEnergyModeSetting"])
+        updateEnergy()
+        return Bus.reply(to: call)
+    }
+
+    /// Whether the caller is root or a member of the configured group, from the
+    /// credentials the bus vouches for.
+    private func isPrivileged(_ call: OpaquePointer) -> Result<Bool, SystemError> {
+        var creds: OpaquePointer? = nil
+        // AUGMENT: fill in from /proc what the bus itself does not vouch for.
+        let identity: UInt = SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID | SD_BUS_CREDS_EGID
+        let mask = UInt64(identity | SD_BUS_CREDS_SUPPLEMENTARY_GIDS | SD_BUS_CREDS_AUGMENT)
+        var r = sd_bus_query_sender_creds(call, mask, &creds)
+        guard r >= 0, let creds else { return .failure(SystemError("sd_bus_query_sender_creds", errno: r)) }
+        defer { sd_bus_creds_unref(creds) }
+        var uid: uid_t = 0
+        r = sd_bus_creds_get_euid(creds, &uid)
+        if r < 0 { r = sd_bus_creds_get_uid(creds, &uid) }
+        guard r >= 0 else { return .failure(SystemError("reading the caller's uid", errno: r)) }
+        if uid == 0 { return .success(true) }
+        guard let group = settings.privilegedGroup else { return .success(false) }
+        guard let entry = getgrnam(group) else {
+            Log.warning("[Energy] PrivilegedGroup=\(group): no such group")
+            return .success(false)
+        }
+        let wanted = entry.pointee.gr_gid
+        var gid: gid_t = 0
+        if sd_bus_creds_get_egid(creds, &gid) >= 0 && gid == wanted { return .success(true) }
+        var gids: UnsafePointer<gid_t>? = nil
+        let count = sd_bus_creds_get_supplementary_gids(creds, &gids)
+        if count > 0, let gids {
+            for index in 0..<Int(count) where gids[index] == wanted { return .success(true) }
+        }
+        return .success(false)
+    }
+
+    private func sender(of call: OpaquePointer) -> String {
+        sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
+    }
+
+    private func replyOrientation(to call: OpaquePointer) -> Int32 {
+        Bus.reply(to: call, strings: [deviceOrientation.name, interfaceOrientation.name])
+    }
+
+    /// The last claim went (released, or its client left the bus).
+    private func claimsEmptied() {
+        claims = sd_bus_track_unref(claims)
+        updateSampling()
+    }
+
+    func answerPendingReads() {
+        let calls = pendingReads
+        pendingReads = []
+        for call in calls {
+            let r = replyOrientation(to: call)
+            if r < 0 { Log.warning("answering ReadOrientation: \(SystemError("sd_bus_send", errno: r))") }
+            sd_bus_message_unref(call)
+        }
+        sd_event_source_set_enabled(readTimeout, Int32(SD_EVENT_OFF))
+    }
+}

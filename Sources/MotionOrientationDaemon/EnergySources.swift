@@ -1,0 +1,87 @@
+import CSystemd
+import Glibc
+import OrientationCore
+
+/// What the rest of the system says about energy: power-profiles-daemon's profile, the
+/// batteries, logind's suspend and lid, UPower's lid. All followed through signals and
+/// udev events, none polled.
+final class EnergySources {
+    private unowned let daemon: Daemon
+    private var powerProfiles: [RemoteProperty] = []
+    private var logindLid: RemoteProperty?
+    private var upowerLid: RemoteProperty?
+    private var sleepSlot: OpaquePointer?
+    private var udevMonitor: UdevMonitor?
+    private var powerSupplies = PowerSupplies()
+
+    /// A power-profiles-daemon (under either of its names) has `power-saver` active.
+    var powerSaver: Bool { powerProfiles.contains { $0.value == .string("power-saver") } }
+    /// A battery is discharging at or below the configured percentage.
+    private(set) var batteryLow = false
+    /// Between logind's `PrepareForSleep(true)` and `PrepareForSleep(false)`.
+    private(set) var suspended = false
+    /// The lid is closed: logind's `LidClosed`, else UPower's `LidIsClosed`.
+    var lidClosed: Bool {
+        if let value = logindLid?.value { return value == .boolean(true) }
+        return upowerLid?.value == .boolean(true)
+    }
+
+    init(daemon: Daemon) throws(SystemError) {
+        self.daemon = daemon
+        guard let bus = daemon.bus, let event = daemon.event else {
+            throw SystemError("watching energy sources", errno: ENOTCONN)
+        }
+        for (service, path) in [
+            ("org.freedesktop.UPower.PowerProfiles", "/org/freedesktop/UPower/PowerProfiles"),
+            ("net.hadess.PowerProfiles", "/net/hadess/PowerProfiles"),
+        ] {
+            let profile = try RemoteProperty(
+                bus: bus, service: service, path: path, interface: service, property: "ActiveProfile", kind: .string)
+            profile.onChange = { [unowned daemon] in daemon.updateEnergy() }
+            powerProfiles.append(profile)
+        }
+        logindLid = try RemoteProperty(
+            bus: bus, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+            interface: "org.freedesktop.login1.Manager", property: "LidClosed", kind: .boolean)
+        upowerLid = try RemoteProperty(
+            bus: bus, service: "org.freedesktop.UPower", path: "/org/freedesktop/UPower",
+            interface: "org.freedesktop.UPower", property: "LidIsClosed", kind: .boolean)
+        for lid in [logindLid, upowerLid] {
+            lid?.onChange = { [unowned self] in self.lidChanged() }
+        }
+        sleepSlot = try Bus.matchSignal(
+            bus, sender: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+            interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep"
+        ) { [unowned self] message in
+            guard let sleeping = try? Bus.readBool(message) else { return }
+            self.sleepChanged(sleeping)
+        }
+        udevMonitor = try UdevMonitor(event: event, subsystems: ["power_supply"]) { [unowned self] _, _, _ in
+            self.refreshBatteries()
+            self.daemon.updateEnergy()
+        }
+        refreshBatteries()
+    }
+
+    deinit { sd_bus_slot_unref(sleepSlot) }
+
+    /// Re-reads the batteries (on a udev event, and after a reload changed the threshold).
+    func refreshBatteries() {
+        let low = BatteryPolicy.isLow(powerSupplies.batteries(), thresholdPercent: daemon.settings.batteryLowPercent)
+        if low != batteryLow { Log.info(low ? "battery low" : "battery no longer low") }
+        batteryLow = low
+    }
+
+    private func sleepChanged(_ sleeping: Bool) {
+        guard sleeping != suspended else { return }
+        suspended = sleeping
+        Log.info(sleeping ? "system going to sleep: pausing" : "system resumed")
+        if !sleeping { daemon.resumed() }
+        daemon.updateSampling()
+    }
+
+    private func lidChanged() {
+        Log.info(lidClosed ? "lid closed" : "lid open")
+        daemon.updateSampling()
+    }
+}

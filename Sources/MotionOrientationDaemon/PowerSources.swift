@@ -1,0 +1,83 @@
+import OrientationCore
+
+/// The system's batteries, read from `/sys/class/power_supply` when udev reports a change.
+/// Peripheral batteries (a mouse's, `scope` = `Device`) do not count.
+public struct PowerSupplies {
+    private var problems = ProblemLog()
+
+    public init() {}
+
+    public mutating func batteries() -> [BatteryReading] {
+        var readings: [BatteryReading] = []
+        for syspath in Udev.devices(subsystem: "power_supply") {
+            guard (try? Sysfs.read("\(syspath)/type").trimmingWhitespace()) == "Battery",
+                (try? Sysfs.read("\(syspath)/scope").trimmingWhitespace()) != "Device"
+            else { continue }
+            do {
+                let status = try Sysfs.read("\(syspath)/status").trimmingWhitespace()
+                var capacity: Int? = nil
+                let capacityPath = "\(syspath)/capacity"
+                if Sysfs.isReadable(capacityPath) {
+                    let text = try Sysfs.read(capacityPath)
+                    do {
+                        capacity = Int(try SysfsNumber.parseInteger(text))
+                    } catch {
+                        problems.report(capacityPath, "\(capacityPath): ignoring battery capacity: \(error)")
+                    }
+                }
+                problems.resolve(syspath)
+                readings.append(BatteryReading(status: status, capacity: capacity))
+            } catch {
+                problems.report(syspath, "skipping battery: \(error)")
+            }
+        }
+        return readings
+    }
+}
+
+/// The thermal zones of `/sys/class/thermal`, read on demand (only while sampling).
+/// An unreadable zone is skipped with one message.
+public struct ThermalZones {
+    private var problems = ProblemLog()
+    /// Trip points are numbered from 0; no zone has anywhere near this many.
+    static let maximumTripPoints = 32
+
+    public init() {}
+
+    /// Readings keyed by zone name (`thermal_zone0`).
+    public mutating func read() -> [String: ThermalZoneReading] {
+        var readings: [String: ThermalZoneReading] = [:]
+        for syspath in Udev.devices(subsystem: "thermal", sysname: "thermal_zone*") {
+            let zone = String(syspath.split(separator: "/").last ?? "")
+            do {
+                let type = try Sysfs.read("\(syspath)/type").trimmingWhitespace()
+                let temperature = try millidegrees("\(syspath)/temp")
+                var trips: [TripPoint] = []
+                for index in 0..<ThermalZones.maximumTripPoints {
+                    let tempPath = "\(syspath)/trip_point_\(index)_temp"
+                    guard Sysfs.isReadable(tempPath) else { break }
+                    let tripType = try Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingWhitespace()
+                    trips.append(TripPoint(temperature: try millidegrees(tempPath), type: TripPointType(sysfs: tripType)))
+                }
+                problems.resolve(syspath)
+                readings[zone] = ThermalZoneReading(type: type, temperature: temperature, tripPoints: trips)
+            } catch {
+                problems.report(syspath, "skipping thermal zone \(zone): \(error)")
+            }
+        }
+        return readings
+    }
+
+    /// A temperature file (millidegrees Celsius) in degrees Celsius.
+    private func millidegrees(_ path: String) throws(ZoneError) -> Double {
+        let text: String
+        do { text = try Sysfs.read(path) } catch { throw ZoneError(description: "\(error)") }
+        do {
+            return Double(try SysfsNumber.parseInteger(text)) / 1000
+        } catch {
+            throw ZoneError(description: "\(path): \(error)")
+        }
+    }
+
+    struct ZoneError: Error, CustomStringConvertible { var description: String }
+}
