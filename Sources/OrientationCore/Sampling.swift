@@ -6,11 +6,30 @@ public struct SamplingInputs: Equatable, Sendable {
     public var pendingReads: Int
     /// Whether an accelerometer is there to read.
     public var hasAccelerometer: Bool
+    /// Whether the estimator sees motion now (`isSettling`).
+    public var moving: Bool
+    /// Seconds since `moving` was last true; nil when it never was.
+    public var secondsSinceMotion: Double?
+    /// Whether low energy mode is in effect (`EnergyPolicy.reasons` is not empty).
+    public var lowEnergy: Bool
+    /// The overall thermal state.
+    public var thermalState: ThermalState
+    /// Suspended, or the lid is closed with `PauseWhenLidClosed=yes`.
+    public var paused: Bool
 
-    public init(claims: Int, pendingReads: Int, hasAccelerometer: Bool) {
+    public init(
+        claims: Int, pendingReads: Int, hasAccelerometer: Bool, moving: Bool = false,
+        secondsSinceMotion: Double? = nil, lowEnergy: Bool = false, thermalState: ThermalState = .nominal,
+        paused: Bool = false
+    ) {
         self.claims = claims
         self.pendingReads = pendingReads
         self.hasAccelerometer = hasAccelerometer
+        self.moving = moving
+        self.secondsSinceMotion = secondsSinceMotion
+        self.lowEnergy = lowEnergy
+        self.thermalState = thermalState
+        self.paused = paused
     }
 }
 
@@ -30,22 +49,135 @@ public enum SamplingPlan: Equatable, Sendable {
     }
 }
 
-/// The sampling policy: inputs in, plan out.
+/// The adaptive sampling policy: inputs in, plan out. Every interval is in milliseconds and
+/// configurable in the `[Sampling]` section.
+///
+/// A still device is read slowly and a moving one fast, so a claim on a still device costs no
+/// more reads than iio-sensor-proxy's fixed poll while a turn is still seen within the
+/// estimator's settle time. Low energy mode slows both rates, a `critical` thermal state slows
+/// them further.
 public struct SamplingPolicy: Equatable, Sendable {
-    /// Interval while clients hold claims, in milliseconds. Fast enough that the
-    /// estimator's settle time is a few samples long.
-    public var claimedIntervalMsec: UInt32 = 100
-    /// Interval while only a `ReadOrientation()` is waiting, in milliseconds: short,
-    /// so the one-off answer comes within a few tens of milliseconds.
+    /// While the device is still: no more reads than iio-sensor-proxy's fixed 700 ms poll
+    /// (1.43 per second). The first sample of a turn arrives within this interval and switches
+    /// to the moving rate.
+    public var stillIntervalMsec: UInt32 = 700
+    /// While the device moves: the estimator's settle time then spans several samples, so a
+    /// turn is committed as soon as the evidence allows.
+    public var movingIntervalMsec: UInt32 = 40
+    /// How long the moving rate lasts after the last motion: a user who just turned the device
+    /// often turns it again, or is still adjusting it.
+    public var motionLingerMsec: UInt32 = 5000
+    /// Still interval in low energy mode.
+    public var lowEnergyStillIntervalMsec: UInt32 = 1500
+    /// Moving interval in low energy mode.
+    public var lowEnergyMovingIntervalMsec: UInt32 = 100
+    /// Still interval while the thermal state is `critical` (in any energy mode): every read
+    /// is an I2C transaction and a wakeup the hot machine can do without.
+    public var criticalStillIntervalMsec: UInt32 = 3000
+    /// Moving interval while the thermal state is `critical`.
+    public var criticalMovingIntervalMsec: UInt32 = 250
+    /// While a `ReadOrientation()` waits: short, so the one-off answer comes within a few
+    /// tens of milliseconds.
     public var acquisitionIntervalMsec: UInt32 = 20
+    /// How often the thermal zones are read while sampling (not a sensor interval: no
+    /// sampling, no thermal reads).
+    public var thermalIntervalMsec: UInt32 = 5000
+
+    /// Allowed range of the still and moving intervals (10 ms to one minute).
+    public static let intervalRange: ClosedRange<UInt32> = 10...60000
+    /// Allowed range of `acquisitionIntervalMsec`: a waiting caller wants an answer soon.
+    public static let acquisitionIntervalRange: ClosedRange<UInt32> = 10...1000
+    /// Allowed range of `motionLingerMsec` (0: back to the still rate at once).
+    public static let motionLingerRange: ClosedRange<UInt32> = 0...60000
+    /// Allowed range of `thermalIntervalMsec`: zone reads cost little but are not free
+    /// (the low end is for tests that cross trip points quickly).
+    public static let thermalIntervalRange: ClosedRange<UInt32> = 100...60000
 
     public init() {}
 
-    /// The plan for the given inputs.
+    /// The plan for the given inputs, by the first rule that applies:
+    /// 1. no accelerometer, or paused (suspend, closed lid): off. The daemon keeps the claims,
+    ///    and answers a waiting read by its own timeout;
+    /// 2. a `ReadOrientation()` waits: `acquisitionIntervalMsec`;
+    /// 3. no claim: off;
+    /// 4. otherwise the moving interval while `moving` or less than `motionLingerMsec` after
+    ///    the last motion, else the still interval, from the critical pair when the thermal
+    ///    state is `critical`, else the low-energy pair in low energy mode, else the normal
+    ///    pair. A slower mode never samples faster than a less frugal one, whatever the config
+    ///    says: the low-energy intervals are at least the normal ones, the critical ones at
+    ///    least the low-energy ones.
     public func plan(_ inputs: SamplingInputs) -> SamplingPlan {
-        guard inputs.hasAccelerometer else { return .off }
+        guard inputs.hasAccelerometer, !inputs.paused else { return .off }
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
-        if inputs.claims > 0 { return .every(intervalMsec: claimedIntervalMsec) }
-        return .off
+        guard inputs.claims > 0 else { return .off }
+        var moving = inputs.moving
+        if !moving, let seconds = inputs.secondsSinceMotion, seconds * 1000 < Double(motionLingerMsec) {
+            moving = true
+        }
+        var still = stillIntervalMsec
+        var fast = movingIntervalMsec
+        if inputs.lowEnergy || inputs.thermalState == .critical {
+            still = max(still, lowEnergyStillIntervalMsec)
+            fast = max(fast, lowEnergyMovingIntervalMsec)
+        }
+        if inputs.thermalState == .critical {
+            still = max(still, criticalStillIntervalMsec)
+            fast = max(fast, criticalMovingIntervalMsec)
+        }
+        return .every(intervalMsec: moving ? fast : still)
+    }
+
+    /// What is wrong with these intervals, one English sentence each; empty when they are
+    /// usable. Checks each interval's range and that each moving interval is at most its
+    /// still interval.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        for field in Self.fields where !field.range.contains(self[keyPath: field.path]) {
+            problems.append(
+                "\(field.key) is \(self[keyPath: field.path]) ms, expected \(field.range.lowerBound) to "
+                    + "\(field.range.upperBound)")
+        }
+        for (moving, still) in Self.pairs where self[keyPath: moving.path] > self[keyPath: still.path] {
+            problems.append(
+                "\(moving.key) (\(self[keyPath: moving.path]) ms) is longer than \(still.key) "
+                    + "(\(self[keyPath: still.path]) ms)")
+        }
+        return problems
+    }
+
+    /// One configurable interval: its `[Sampling]` key, its field and its allowed range.
+    struct Field {
+        let key: String
+        let path: WritableKeyPath<SamplingPolicy, UInt32>
+        let range: ClosedRange<UInt32>
+    }
+
+    /// Every configurable interval, in the order of the documentation.
+    static var fields: [Field] {
+        [
+            Field(key: "StillIntervalMsec", path: \.stillIntervalMsec, range: intervalRange),
+            Field(key: "MovingIntervalMsec", path: \.movingIntervalMsec, range: intervalRange),
+            Field(key: "MotionLingerMsec", path: \.motionLingerMsec, range: motionLingerRange),
+            Field(key: "LowEnergyStillIntervalMsec", path: \.lowEnergyStillIntervalMsec, range: intervalRange),
+            Field(key: "LowEnergyMovingIntervalMsec", path: \.lowEnergyMovingIntervalMsec, range: intervalRange),
+            Field(key: "CriticalStillIntervalMsec", path: \.criticalStillIntervalMsec, range: intervalRange),
+            Field(key: "CriticalMovingIntervalMsec", path: \.criticalMovingIntervalMsec, range: intervalRange),
+            Field(key: "AcquisitionIntervalMsec", path: \.acquisitionIntervalMsec, range: acquisitionIntervalRange),
+            Field(key: "ThermalIntervalMsec", path: \.thermalIntervalMsec, range: thermalIntervalRange),
+        ]
+    }
+
+    /// The field of a `[Sampling]` key, nil for an unknown key.
+    static func field(named key: String) -> Field? {
+        fields.first { $0.key == key }
+    }
+
+    /// The (moving, still) pairs whose moving interval must not be longer than the still one.
+    static var pairs: [(moving: Field, still: Field)] {
+        [
+            ("MovingIntervalMsec", "StillIntervalMsec"),
+            ("LowEnergyMovingIntervalMsec", "LowEnergyStillIntervalMsec"),
+            ("CriticalMovingIntervalMsec", "CriticalStillIntervalMsec"),
+        ].map { (field(named: $0.0)!, field(named: $0.1)!) }
     }
 }

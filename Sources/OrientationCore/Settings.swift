@@ -8,66 +8,237 @@ public struct DaemonSettings: Equatable, Sendable {
     public var estimator = EstimatorSettings()
     /// The forced low-energy flag (`[Energy] LowEnergyMode=`).
     public var lowEnergyMode = LowEnergySetting.auto
-    /// How often to sample.
+    /// A battery discharging at or below this percentage turns on low energy mode in `auto`
+    /// (`[Energy] BatteryLowPercent=`, 1 to 99). 20 % is where desktops warn about the battery.
+    public var batteryLowPercent = 20
+    /// Whether a closed lid pauses sampling (`[Energy] PauseWhenLidClosed=`): with the lid shut
+    /// nobody sees the screen, so its orientation serves no one.
+    public var pauseWhenLidClosed = true
+    /// A group whose members may call `SetLowEnergyMode()`, besides root
+    /// (`[Energy] PrivilegedGroup=`); nil means root only. Only the name is checked here
+    /// (`isValidGroupName`); whether the group exists is the daemon's business.
+    public var privilegedGroup: String? = nil
+    /// The thermal state's tunables (`[Thermal]`).
+    public var thermal = ThermalSettings()
+    /// How often to sample (`[Sampling]`).
     public var sampling = SamplingPolicy()
+
+    /// Allowed range of `batteryLowPercent`: 0 would never trigger, 100 always.
+    public static let batteryLowPercentRange: ClosedRange<Int> = 1...99
+    /// Allowed range of `ThermalSettings.fairMargin`, in °C.
+    public static let fairMarginRange: ClosedRange<Double> = 0...50
+    /// Allowed range of `ThermalSettings.hysteresis`, in °C.
+    public static let hysteresisRange: ClosedRange<Double> = 0...20
+    /// Allowed range of the fallback thresholds, in °C.
+    public static let fallbackRange: ClosedRange<Double> = 1...200
 
     public init() {}
 
     /// Applies configuration entries in order (later wins) over the defaults. An unknown
     /// section or key, or a bad value, is reported with file, line and key, and the
     /// previous value stays.
+    ///
+    /// Values that must agree with each other are checked after every entry is applied: the
+    /// fallback thresholds must rise strictly (fair < serious < critical), and each moving
+    /// interval must be at most its still interval. A group that does not is reported at the
+    /// last line that set one of its keys and goes back to its defaults as a whole.
     public static func interpret(_ entries: [ConfigEntry]) -> (DaemonSettings, [ConfigDiagnostic]) {
         var settings = DaemonSettings()
         var diagnostics: [ConfigDiagnostic] = []
-        for entry in entries {
+        // The entry that last set each key successfully, to locate consistency problems.
+        var lastSet: [String: (order: Int, entry: ConfigEntry)] = [:]
+        for (order, entry) in entries.enumerated() {
             let problem = settings.apply(entry)
             if let problem {
                 diagnostics.append(
                     ConfigDiagnostic(
                         file: entry.file, line: entry.line, key: "[\(entry.section)] \(entry.key)", message: problem))
+            } else {
+                lastSet["[\(entry.section)] \(entry.key)"] = (order, entry)
             }
+        }
+        /// The latest of the entries that set any of `keys` (all in `section`).
+        func culprit(_ section: String, _ keys: [String]) -> ConfigEntry? {
+            keys.compactMap { lastSet["[\(section)] \($0)"] }.max(by: { $0.order < $1.order })?.entry
+        }
+        func report(_ entry: ConfigEntry?, _ message: String) {
+            guard let entry else { return }
+            diagnostics.append(
+                ConfigDiagnostic(
+                    file: entry.file, line: entry.line, key: "[\(entry.section)] \(entry.key)", message: message))
+        }
+
+        let thermal = settings.thermal
+        if !(thermal.fallbackFair < thermal.fallbackSerious && thermal.fallbackSerious < thermal.fallbackCritical) {
+            let defaults = ThermalSettings()
+            report(
+                culprit("Thermal", ["FallbackFairCelsius", "FallbackSeriousCelsius", "FallbackCriticalCelsius"]),
+                "fallback thresholds must rise: FallbackFairCelsius (\(thermal.fallbackFair)) < "
+                    + "FallbackSeriousCelsius (\(thermal.fallbackSerious)) < FallbackCriticalCelsius "
+                    + "(\(thermal.fallbackCritical)); using the defaults \(defaults.fallbackFair), "
+                    + "\(defaults.fallbackSerious) and \(defaults.fallbackCritical) for the three")
+            settings.thermal.fallbackFair = defaults.fallbackFair
+            settings.thermal.fallbackSerious = defaults.fallbackSerious
+            settings.thermal.fallbackCritical = defaults.fallbackCritical
+        }
+
+        let defaults = SamplingPolicy()
+        for (moving, still) in SamplingPolicy.pairs
+        where settings.sampling[keyPath: moving.path] > settings.sampling[keyPath: still.path] {
+            report(
+                culprit("Sampling", [moving.key, still.key]),
+                "\(moving.key) (\(settings.sampling[keyPath: moving.path])) must not be longer than \(still.key) "
+                    + "(\(settings.sampling[keyPath: still.path])); using the defaults "
+                    + "\(defaults[keyPath: moving.path]) and \(defaults[keyPath: still.path]) for both")
+            settings.sampling[keyPath: moving.path] = defaults[keyPath: moving.path]
+            settings.sampling[keyPath: still.path] = defaults[keyPath: still.path]
         }
         return (settings, diagnostics)
     }
 
     /// Applies one entry; returns what is wrong with it, or nil.
     mutating func apply(_ entry: ConfigEntry) -> String? {
+        let keep = "; keeping the previous value"
         switch (entry.section, entry.key) {
         case ("Orientation", "AllowedInterfaceOrientations"):
             var allowed: Set<InterfaceOrientation> = []
-            for word in entry.value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
+            for word in Self.words(entry.value) {
                 guard let orientation = InterfaceOrientation(name: String(word)), orientation != .unknown else {
-                    return
-                        "unknown interface orientation '\(word)' (expected portrait, portrait-upside-down, landscape-left, landscape-right); keeping the previous value"
+                    return "unknown interface orientation '\(word)' (expected portrait, portrait-upside-down, "
+                        + "landscape-left, landscape-right)" + keep
                 }
                 allowed.insert(orientation)
             }
             guard !allowed.isEmpty else {
-                return "needs at least one interface orientation; keeping the previous value"
+                return "needs at least one interface orientation" + keep
             }
             allowedInterfaceOrientations = allowed
         case ("Orientation", "SettleTimeMsec"):
             guard let value = UInt32(entry.value), (20...1000).contains(value) else {
-                return "expected milliseconds between 20 and 1000, found '\(entry.value)'; keeping the previous value"
+                return "expected milliseconds between 20 and 1000, found '\(entry.value)'" + keep
             }
             // A half turn needs twice the evidence of a quarter turn.
             estimator.quarterTurnSettleTime = Double(value) / 1000
             estimator.halfTurnSettleTime = 2 * Double(value) / 1000
         case ("Orientation", "SwitchAngle"):
             guard let value = Double(entry.value), value.isFinite, (55...65).contains(value) else {
-                return "expected degrees between 55 and 65, found '\(entry.value)'; keeping the previous value"
+                return "expected degrees between 55 and 65, found '\(entry.value)'" + keep
             }
             estimator.switchAngle = value
+
         case ("Energy", "LowEnergyMode"):
             guard let value = LowEnergySetting(rawValue: entry.value) else {
-                return "expected auto, on or off, found '\(entry.value)'; keeping the previous value"
+                return "expected auto, on or off, found '\(entry.value)'" + keep
             }
             lowEnergyMode = value
-        case ("Energy", _), ("Compatibility", _), ("Sensor", _):
+        case ("Energy", "BatteryLowPercent"):
+            let range = Self.batteryLowPercentRange
+            guard let value = Int(entry.value), range.contains(value) else {
+                return "expected a percentage between \(range.lowerBound) and \(range.upperBound), "
+                    + "found '\(entry.value)'" + keep
+            }
+            batteryLowPercent = value
+        case ("Energy", "PauseWhenLidClosed"):
+            guard let value = ConfigFile.parseBoolean(entry.value) else {
+                return "expected a boolean (yes, no, true, false, on, off, 1, 0), found '\(entry.value)'" + keep
+            }
+            pauseWhenLidClosed = value
+        case ("Energy", "PrivilegedGroup"):
+            if entry.value.isEmpty {
+                privilegedGroup = nil
+            } else {
+                guard Self.isValidGroupName(entry.value) else {
+                    return "not a valid group name: '\(entry.value)' (expected up to 32 letters, digits, '_' "
+                        + "or '-', not starting with a digit or '-')" + keep
+                }
+                privilegedGroup = entry.value
+            }
+
+        case ("Thermal", "FairMarginCelsius"):
+            return Self.celsius(entry.value, Self.fairMarginRange, into: &thermal.fairMargin)
+        case ("Thermal", "HysteresisCelsius"):
+            return Self.celsius(entry.value, Self.hysteresisRange, into: &thermal.hysteresis)
+        case ("Thermal", "FallbackFairCelsius"):
+            return Self.celsius(entry.value, Self.fallbackRange, into: &thermal.fallbackFair)
+        case ("Thermal", "FallbackSeriousCelsius"):
+            return Self.celsius(entry.value, Self.fallbackRange, into: &thermal.fallbackSerious)
+        case ("Thermal", "FallbackCriticalCelsius"):
+            return Self.celsius(entry.value, Self.fallbackRange, into: &thermal.fallbackCritical)
+        case ("Thermal", "IncludeZones"):
+            Self.appendList(entry.value, to: &thermal.includeTypes)
+        case ("Thermal", "ExcludeZones"):
+            Self.appendList(entry.value, to: &thermal.excludeTypes)
+
+        case ("Sampling", let key):
+            guard let field = SamplingPolicy.field(named: key) else { return "unknown key, ignored" }
+            guard let value = UInt32(entry.value), field.range.contains(value) else {
+                return "expected milliseconds between \(field.range.lowerBound) and \(field.range.upperBound), "
+                    + "found '\(entry.value)'" + keep
+            }
+            sampling[keyPath: field.path] = value
+
+        case ("Compatibility", _), ("Sensor", _):
             return "not supported by this version, ignored"
         default:
             return "unknown key, ignored"
         }
         return nil
+    }
+
+    /// Parses a temperature in °C (decimals allowed, `.` as separator) within `range` into
+    /// `target`; returns the problem, or nil.
+    static func celsius(_ text: String, _ range: ClosedRange<Double>, into target: inout Double) -> String? {
+        guard let value = try? SysfsNumber.parseDecimal(text), range.contains(value) else {
+            return "expected degrees Celsius between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
+                + "keeping the previous value"
+        }
+        target = value
+        return nil
+    }
+
+    /// The words of a list value, separated by spaces, tabs or commas.
+    static func words(_ text: String) -> [Substring] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+    }
+
+    /// systemd list semantics: each assignment appends its words (once each), an empty
+    /// assignment clears the list, so a drop-in can add to or reset what the main file says.
+    static func appendList(_ text: String, to list: inout [String]) {
+        let words = Self.words(text)
+        if words.isEmpty {
+            list = []
+            return
+        }
+        for word in words where !list.contains(String(word)) {
+            list.append(String(word))
+        }
+    }
+
+    /// Whether `name` is a group name that can be looked up safely: 1 to 32 ASCII letters,
+    /// digits, `_` or `-`, the first a letter or `_` (the strict rule of systemd and shadow-utils;
+    /// no `/`, `:`, spaces or all-digit names that could pass for a gid).
+    public static func isValidGroupName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...32).contains(bytes.count) else { return false }
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: "_")
+        }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        guard isLetter(bytes[0]) else { return false }
+        return bytes.dropFirst().allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+    }
+}
+
+extension ConfigFile {
+    /// Reads a boolean the way systemd does (`parse_boolean()`): `1`, `yes`, `y`, `true`, `t`,
+    /// `on` are true; `0`, `no`, `n`, `false`, `f`, `off` are false; letters in any case; nil
+    /// for anything else. Surrounding spaces are ignored.
+    public static func parseBoolean(_ text: String) -> Bool? {
+        switch trim(text).lowercased() {
+        case "1", "yes", "y", "true", "t", "on": true
+        case "0", "no", "n", "false", "f", "off": false
+        default: nil
+        }
     }
 }

@@ -1,0 +1,134 @@
+import OrientationCore
+import Testing
+
+@Suite struct SamplingPolicyTests {
+    let policy = SamplingPolicy()
+
+    func plan(
+        claims: Int = 1, pendingReads: Int = 0, hasAccelerometer: Bool = true, moving: Bool = false,
+        secondsSinceMotion: Double? = nil, lowEnergy: Bool = false, thermalState: ThermalState = .nominal,
+        paused: Bool = false
+    ) -> SamplingPlan {
+        policy.plan(
+            SamplingInputs(
+                claims: claims, pendingReads: pendingReads, hasAccelerometer: hasAccelerometer, moving: moving,
+                secondsSinceMotion: secondsSinceMotion, lowEnergy: lowEnergy, thermalState: thermalState,
+                paused: paused))
+    }
+
+    @Test func defaultsMatchTheDocumentedFigures() {
+        #expect(policy.stillIntervalMsec == 700)  // iio-sensor-proxy's poll: 1.43 reads per second
+        #expect(policy.movingIntervalMsec == 40)
+        #expect(policy.motionLingerMsec == 5000)
+        #expect(policy.lowEnergyStillIntervalMsec == 1500)
+        #expect(policy.lowEnergyMovingIntervalMsec == 100)
+        #expect(policy.criticalStillIntervalMsec == 3000)
+        #expect(policy.criticalMovingIntervalMsec == 250)
+        #expect(policy.acquisitionIntervalMsec == 20)
+        #expect(policy.thermalIntervalMsec == 5000)
+        #expect(policy.problems().isEmpty)
+    }
+
+    @Test func noClaimNoReadMeansOff() {
+        #expect(plan(claims: 0) == .off)
+        #expect(plan(claims: 0, moving: true, lowEnergy: true, thermalState: .critical) == .off)
+        #expect(SamplingPlan.off.intervalMsec == 0)
+        #expect(SamplingPlan.every(intervalMsec: 700).intervalMsec == 700)
+    }
+
+    @Test func noAccelerometerMeansOffWhateverIsAsked() {
+        #expect(plan(claims: 2, pendingReads: 1, hasAccelerometer: false, moving: true) == .off)
+    }
+
+    @Test func pausedMeansOffEvenWithClaimsAndWaitingReads() {
+        #expect(plan(claims: 3, paused: true) == .off)
+        #expect(plan(claims: 1, pendingReads: 2, moving: true, paused: true) == .off)
+    }
+
+    @Test func aWaitingReadSamplesAtTheAcquisitionInterval() {
+        #expect(plan(claims: 0, pendingReads: 1) == .every(intervalMsec: 20))
+        #expect(plan(claims: 1, pendingReads: 1) == .every(intervalMsec: 20))
+        // Even in low energy mode and when hot: the caller waits for this answer.
+        #expect(plan(claims: 1, pendingReads: 1, lowEnergy: true, thermalState: .critical) == .every(intervalMsec: 20))
+    }
+
+    @Test func stillAndMovingRates() {
+        #expect(plan() == .every(intervalMsec: 700))
+        #expect(plan(claims: 5) == .every(intervalMsec: 700))
+        #expect(plan(moving: true) == .every(intervalMsec: 40))
+        #expect(plan(moving: true, secondsSinceMotion: 60) == .every(intervalMsec: 40))
+    }
+
+    @Test func movingRateLingersAfterMotion() {
+        #expect(plan(secondsSinceMotion: 0) == .every(intervalMsec: 40))
+        #expect(plan(secondsSinceMotion: 4.999) == .every(intervalMsec: 40))
+        #expect(plan(secondsSinceMotion: 5) == .every(intervalMsec: 700))
+        #expect(plan(secondsSinceMotion: 5.001) == .every(intervalMsec: 700))
+        #expect(plan(secondsSinceMotion: nil) == .every(intervalMsec: 700))
+    }
+
+    @Test func lowEnergySlowsBothRates() {
+        #expect(plan(lowEnergy: true) == .every(intervalMsec: 1500))
+        #expect(plan(moving: true, lowEnergy: true) == .every(intervalMsec: 100))
+        #expect(plan(secondsSinceMotion: 1, lowEnergy: true) == .every(intervalMsec: 100))
+        // Fair and serious alone change nothing (serious acts through low energy mode).
+        #expect(plan(thermalState: .fair) == .every(intervalMsec: 700))
+        #expect(plan(thermalState: .serious) == .every(intervalMsec: 700))
+        #expect(plan(lowEnergy: true, thermalState: .serious) == .every(intervalMsec: 1500))
+    }
+
+    @Test func criticalSlowsFurtherWithOrWithoutLowEnergy() {
+        for lowEnergy in [false, true] {
+            #expect(plan(lowEnergy: lowEnergy, thermalState: .critical) == .every(intervalMsec: 3000))
+            #expect(plan(moving: true, lowEnergy: lowEnergy, thermalState: .critical) == .every(intervalMsec: 250))
+        }
+    }
+
+    @Test func configuredIntervalsAreUsed() {
+        var policy = SamplingPolicy()
+        policy.stillIntervalMsec = 1000
+        policy.movingIntervalMsec = 50
+        policy.motionLingerMsec = 0
+        policy.lowEnergyStillIntervalMsec = 2000
+        policy.lowEnergyMovingIntervalMsec = 200
+        policy.criticalStillIntervalMsec = 4000
+        policy.criticalMovingIntervalMsec = 400
+        policy.acquisitionIntervalMsec = 30
+        func plan(_ inputs: SamplingInputs) -> UInt32 { policy.plan(inputs).intervalMsec }
+        #expect(plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true)) == 1000)
+        #expect(plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, moving: true)) == 50)
+        // No linger: the still rate right after the motion.
+        #expect(plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, secondsSinceMotion: 0)) == 1000)
+        #expect(plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, lowEnergy: true)) == 2000)
+        #expect(
+            plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, moving: true, lowEnergy: true))
+                == 200)
+        #expect(
+            plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, thermalState: .critical)) == 4000)
+        #expect(plan(SamplingInputs(claims: 0, pendingReads: 1, hasAccelerometer: true)) == 30)
+    }
+
+    @Test func aFrugalModeNeverSamplesFasterThanANormalOne() {
+        var policy = SamplingPolicy()
+        policy.stillIntervalMsec = 2000  // slower than the low-energy default of 1500
+        policy.movingIntervalMsec = 300  // slower than the critical default of 250
+        let still = SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, lowEnergy: true)
+        let moving = SamplingInputs(
+            claims: 1, pendingReads: 0, hasAccelerometer: true, moving: true, thermalState: .critical)
+        #expect(policy.plan(still) == .every(intervalMsec: 2000))
+        #expect(policy.plan(moving) == .every(intervalMsec: 300))
+    }
+
+    @Test func problemsNameTheBadIntervals() {
+        var policy = SamplingPolicy()
+        policy.movingIntervalMsec = 800  // longer than still (700)
+        policy.criticalStillIntervalMsec = 5  // below 10
+        policy.thermalIntervalMsec = 99  // below 100
+        let problems = policy.problems()
+        #expect(problems.count == 4, "\(problems)")  // critical pair is now inverted too
+        #expect(problems.contains { $0.hasPrefix("CriticalStillIntervalMsec is 5 ms") })
+        #expect(problems.contains { $0.hasPrefix("ThermalIntervalMsec is 99 ms") })
+        #expect(problems.contains { $0.hasPrefix("MovingIntervalMsec (800 ms) is longer than StillIntervalMsec") })
+        #expect(problems.contains { $0.hasPrefix("CriticalMovingIntervalMsec (250 ms) is longer") })
+    }
+}
