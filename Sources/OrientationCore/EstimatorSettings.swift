@@ -30,12 +30,13 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// Allowed range of `disturbanceFullScale`.
     public static let disturbanceFullScaleRange = 0.01...1.0
 
-    /// Longest time between two samples that still continues the filter. Seconds, default 3.
+    /// Longest time between two samples that still continues the filter. Seconds, default 6.
     /// A longer gap (or time going backwards) restarts the filter from the new sample and
     /// restarts any pending evidence, because the old state says nothing about the device now.
-    /// Three seconds leave room for a 1 Hz low-energy rate with a missed wakeup; samples further
-    /// apart than this can still give a first decision but never change a committed one.
-    public var maximumSampleGap = 3.0
+    /// Six seconds leave room for the daemon's slowest sampling interval (5 s, see
+    /// `SamplingPolicy.intervalRange`) with a late wakeup; samples further apart than this can
+    /// still give a first decision but never change a committed one.
+    public var maximumSampleGap = 6.0
     /// Allowed range of `maximumSampleGap`.
     public static let maximumSampleGapRange = 0.1...60.0
 
@@ -150,6 +151,24 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// Allowed range of `steadyAngularSpeed`.
     public static let steadyAngularSpeedRange = 5.0...720.0
 
+    /// Time constant over which the angular speed compared with `steadyAngularSpeed` is averaged.
+    /// Seconds, default 0.05. The speed from one sample to the next jitters with sensor noise and
+    /// tremor, more at high sample rates (short steps); averaging over a fixed time makes the gate
+    /// open at the same moment at 10, 25 or 50 Hz. Short, so that it adds little delay.
+    public var angularSpeedTimeConstant = 0.05
+    /// Allowed range of `angularSpeedTimeConstant`.
+    public static let angularSpeedTimeConstantRange = 0.0...1.0
+
+    /// A move of the filtered direction by more than this between two readings makes
+    /// `isSettling` true (motion), whatever the time between them. Degrees, default 10. An
+    /// adaptive sampler reads a still device slowly (e.g. every 0.7 s), so the first reading of a
+    /// turn shows a jump rather than a speed above `steadyAngularSpeed`; this lets it switch to its
+    /// fast rate at once. Noise and tremor move it by a few degrees at most, even between readings
+    /// seconds apart. Does not affect decisions.
+    public var motionStepAngle = 10.0
+    /// Allowed range of `motionStepAngle`.
+    public static let motionStepAngleRange = 1.0...45.0
+
     // MARK: Rotation holds (flat, swing, overhead)
     //
     // A rotation is a commit of an upright orientation other than the last committed upright one
@@ -191,6 +210,8 @@ public struct EstimatorSettings: Sendable, Equatable {
 
     /// Hold after an overhead pose: rotations wait this long after the screen last faced down by
     /// more than `overheadTilt`. Seconds, default 0.5: sitting up again is a swing of its own.
+    /// With no upright orientation committed yet (e.g. lifted from face-down into an overhead
+    /// pose) there is nothing to keep, and the overhead pose blocks nothing.
     public var overheadHoldTime = 0.5
     /// Allowed range of `overheadHoldTime`.
     public static let overheadHoldTimeRange = 0.0...5.0
@@ -215,11 +236,10 @@ public struct EstimatorSettings: Sendable, Equatable {
 
     /// Evidence time before committing a 180 degree change (portrait to upside-down, landscape
     /// to landscape, face-up to face-down). Seconds, default 0.4: a half turn is rarely wanted
-    /// briefly, and a wrong one is the most annoying. It is counted from the moment the device
-    /// left the committed orientation (the proposal stopped being it), since a half turn passes
-    /// through a quarter turn on its way; the final proposal must also have lasted
-    /// `quarterTurnSettleTime`. A 0.5 s flip is thus committed about 0.2 s after it ends, a sudden
-    /// one (a step) 0.4 s after it started.
+    /// briefly, and a wrong one is the most annoying. It is counted from the moment another
+    /// orientation was first proposed, since a half turn passes through a quarter turn on its way;
+    /// the final proposal must also have lasted `quarterTurnSettleTime`. A 0.5 s flip is thus
+    /// committed about 0.2 s after it ends, a sudden one (a step) about 0.5 s after it.
     public var halfTurnSettleTime = 0.4
     /// Allowed range of `halfTurnSettleTime`.
     public static let halfTurnSettleTimeRange = 0.0...10.0
@@ -274,6 +294,8 @@ public struct EstimatorSettings: Sendable, Equatable {
             ("faceEnterTilt", faceEnterTilt, Self.faceEnterTiltRange),
             ("faceLeaveTilt", faceLeaveTilt, Self.faceLeaveTiltRange),
             ("steadyAngularSpeed", steadyAngularSpeed, Self.steadyAngularSpeedRange),
+            ("angularSpeedTimeConstant", angularSpeedTimeConstant, Self.angularSpeedTimeConstantRange),
+            ("motionStepAngle", motionStepAngle, Self.motionStepAngleRange),
             ("flatHoldTime", flatHoldTime, Self.flatHoldTimeRange),
             ("swingTiltSpeed", swingTiltSpeed, Self.swingTiltSpeedRange),
             ("swingHoldTime", swingHoldTime, Self.swingHoldTimeRange),
@@ -338,6 +360,9 @@ public struct EstimatorSettings: Sendable, Equatable {
         s.faceLeaveTilt = fix(faceLeaveTilt, Self.faceLeaveTiltRange, defaults.faceLeaveTilt)
         s.steadyAngularSpeed = fix(
             steadyAngularSpeed, Self.steadyAngularSpeedRange, defaults.steadyAngularSpeed)
+        s.angularSpeedTimeConstant = fix(
+            angularSpeedTimeConstant, Self.angularSpeedTimeConstantRange, defaults.angularSpeedTimeConstant)
+        s.motionStepAngle = fix(motionStepAngle, Self.motionStepAngleRange, defaults.motionStepAngle)
         s.flatHoldTime = fix(flatHoldTime, Self.flatHoldTimeRange, defaults.flatHoldTime)
         s.swingTiltSpeed = fix(swingTiltSpeed, Self.swingTiltSpeedRange, defaults.swingTiltSpeed)
         s.swingHoldTime = fix(swingHoldTime, Self.swingHoldTimeRange, defaults.swingHoldTime)

@@ -59,18 +59,24 @@ public struct OrientationEstimator: Sendable {
     private var previousReadingTime = 0.0
     // Time of the last filter update.
     private var filterTime = 0.0
-    // Angular speed of the filtered direction at the last update, degrees per second.
+    // Angular speed of the filtered direction, smoothed with `angularSpeedTimeConstant`, degrees
+    // per second.
     private var angularSpeed = 0.0
+    // Angle the filtered direction moved at the last update, degrees.
+    private var lastStepAngle = 0.0
     // Steady time behind the 1 g reference, capped at referenceTimeConstant.
     private var referenceEvidence = 0.0
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
-    // Since when the proposal has not been the committed orientation (nil while it is).
+    // Since when the proposal has been another orientation than the committed one (an ambiguous
+    // proposal neither starts nor ends this); nil while it is the committed one.
     private var departedSince: Double?
     // Commits are blocked before this time (after a rejected reading).
     private var blockedUntil = -Double.infinity
-    // Rotations are blocked before this time (flat period, swing, overhead pose).
+    // Rotations are blocked before this time (flat period, swing).
     private var rotationBlockedUntil = -Double.infinity
+    // Rotations away from the last upright orientation are blocked before this time (overhead).
+    private var overheadUntil = -Double.infinity
     // Low-pass filtered tilt of the readings themselves (degrees), for swing detection; nil after
     // a restart. Not the tilt of the filtered gravity: averaging a fast turn about the screen
     // normal shortens the filtered in-plane part and would fake a tilt change.
@@ -83,12 +89,13 @@ public struct OrientationEstimator: Sendable {
     }
 
     /// True while the estimator sees motion: a candidate is pending, a rejected reading blocks
-    /// commits, or the filtered direction is turning faster than `steadyAngularSpeed`. The
-    /// adaptive-sampling policy samples fast while this is true.
+    /// commits, the filtered direction is turning faster than `steadyAngularSpeed`, or it moved
+    /// more than `motionStepAngle` at the last reading (the first reading of a turn after a slow,
+    /// still-device interval). The adaptive-sampling policy samples fast while this is true.
     public var isSettling: Bool {
         guard let lastTime else { return false }
         return candidate != nil || lastTime < blockedUntil
-            || angularSpeed > settings.steadyAngularSpeed
+            || angularSpeed > settings.steadyAngularSpeed || lastStepAngle > settings.motionStepAngle
     }
 
     /// True once the 1 g reference rests on enough calm readings (`referenceTrustTime`); before
@@ -165,7 +172,15 @@ public struct OrientationEstimator: Sendable {
                 + (settings.disturbedFilterTimeConstant - settings.filterTimeConstant) * disturbance
             let weight = Self.smoothingWeight(elapsed: elapsed, timeConstant: timeConstant)
             let next = previous + (reading - previous) * weight
-            if elapsed > 0 { angularSpeed = previous.angle(to: next) / elapsed }
+            lastStepAngle = previous.angle(to: next)
+            if elapsed > 0 {
+                // Smoothed over a fixed time, so that the per-step jitter of noise and tremor, larger
+                // at high sample rates, does not make the speed gate rate-dependent.
+                let speed = lastStepAngle / elapsed
+                angularSpeed +=
+                    (speed - angularSpeed)
+                    * Self.smoothingWeight(elapsed: elapsed, timeConstant: settings.angularSpeedTimeConstant)
+            }
             filteredGravity = next
             // Swing: the tilt of the readings, filtered alike, changing fast.
             let tilt = Self.tilt(of: reading)
@@ -178,6 +193,7 @@ public struct OrientationEstimator: Sendable {
             // First reading, or a gap: start over from this reading; old evidence is stale.
             filteredGravity = reading
             angularSpeed = 0
+            lastStepAngle = 0
             candidate = nil
             departedSince = nil
             readingTilt = Self.tilt(of: reading)
@@ -192,14 +208,14 @@ public struct OrientationEstimator: Sendable {
             rotationBlockedUntil = max(rotationBlockedUntil, time + settings.flatHoldTime)
         }
         if let tilt, -tilt > settings.overheadTilt {
-            rotationBlockedUntil = max(rotationBlockedUntil, time + settings.overheadHoldTime)
+            overheadUntil = max(overheadUntil, time + settings.overheadHoldTime)
         }
 
         // Proposal and evidence.
         let proposal = propose(filtered, tilt: tilt)
         if proposal == orientation {
             departedSince = nil
-        } else if departedSince == nil {
+        } else if proposal != nil && departedSince == nil {
             departedSince = time
         }
         if proposal == nil || proposal == orientation {
@@ -223,10 +239,12 @@ public struct OrientationEstimator: Sendable {
         filteredGravity = nil
         readingTilt = nil
         angularSpeed = 0
+        lastStepAngle = 0
         candidate = nil
         departedSince = nil
         blockedUntil = -Double.infinity
         rotationBlockedUntil = -Double.infinity
+        overheadUntil = -Double.infinity
     }
 
     /// A rejected reading: commits wait `disturbanceHoldTime`.
@@ -289,8 +307,11 @@ public struct OrientationEstimator: Sendable {
             let settle = calm ? settings.firstDecisionSettleTime : settings.quarterTurnSettleTime
             return time - candidateSince >= settle - slack
         }
-        if candidate.isUpright && candidate != lastUprightOrientation && time < rotationBlockedUntil {
-            return false
+        if candidate.isUpright && candidate != lastUprightOrientation {
+            // A rotation. Overhead, it waits only when there is an upright orientation to keep:
+            // leaving face-down for the first upright decision must not wait for the pose to end.
+            if time < rotationBlockedUntil { return false }
+            if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         guard time - candidateSince >= settings.quarterTurnSettleTime - slack else { return false }
         if let from = orientation.gravityDirection, let to = candidate.gravityDirection, from.dot(to) < 0 {

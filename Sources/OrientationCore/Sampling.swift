@@ -83,8 +83,9 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// sampling, no thermal reads).
     public var thermalIntervalMsec: UInt32 = 5000
 
-    /// Allowed range of the still and moving intervals (10 ms to one minute).
-    public static let intervalRange: ClosedRange<UInt32> = 10...60000
+    /// Allowed range of the still and moving intervals (10 ms to 5 s). Five seconds stay
+    /// within the estimator's `maximumSampleGap`, so slow samples still continue its filter.
+    public static let intervalRange: ClosedRange<UInt32> = 10...5000
     /// Allowed range of `acquisitionIntervalMsec`: a waiting caller wants an answer soon.
     public static let acquisitionIntervalRange: ClosedRange<UInt32> = 10...1000
     /// Allowed range of `motionLingerMsec` (0: back to the still rate at once).

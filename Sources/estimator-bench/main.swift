@@ -1,1 +1,382 @@
-print("estimator-bench: not written yet")
+// estimator-bench: throughput of the pure orientation estimator, and the trace corpus table.
+//
+//     estimator-bench [--json] [TRACES-DIRECTORY]
+//
+// 1. Generates a long synthetic trace in memory (500,000 samples, 2.8 hours at 50 Hz) (deterministic: a fixed seed, plain Swift math):
+//    a device taken through every orientation with turns, flips, lying down, lap and overhead
+//    poses, sensor noise, shake bursts and glitch samples, at 50 Hz. Replays it through
+//    `OrientationEstimator` and `InterfaceOrientationPolicy` and prints samples per second and
+//    nanoseconds per sample (the best of up to five passes within 2 s, timed with the stdlib's
+//    ContinuousClock).
+// 2. With a directory (Tests/traces), replays every trace listed in its `expected.txt` with
+//    `Trace.parse` + `Trace.replay` and prints, per trace: name, samples, decisions, the delay of
+//    the main decision (from the end of the main motion) and whether the expected outcome was met.
+//    The exit status is 1 when a trace misses its expected outcome or cannot be read.
+//
+// Output is plain text lines, or one JSON object with --json.
+
+// Glibc only for reading the trace files (fopen/opendir) and for libm, which the stdlib's
+// `squareRoot()` shim calls in debug builds.
+import Glibc
+import OrientationCore
+
+// MARK: - Deterministic synthetic trace
+
+/// SplitMix64: a tiny deterministic PRNG.
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    /// Roughly normal noise (sum of four uniforms, scaled to the standard deviation `sigma`).
+    mutating func gaussian(_ sigma: Double) -> Double {
+        (unit() + unit() + unit() + unit() - 2) * sigma * 1.732_050_807_568_877_2
+    }
+}
+
+/// Sine and cosine of an angle in degrees, by Taylor series after reduction to -180...180.
+func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
+    var reduced = degrees - 360 * Double(Int(degrees / 360))
+    if reduced > 180 { reduced -= 360 }
+    if reduced < -180 { reduced += 360 }
+    let x = reduced * Double.pi / 180
+    var sinSum = 0.0
+    var cosSum = 0.0
+    var sinTerm = x
+    var cosTerm = 1.0
+    for n in 0..<14 {
+        sinSum += sinTerm
+        cosSum += cosTerm
+        sinTerm *= -x * x / Double((2 * n + 2) * (2 * n + 3))
+        cosTerm *= -x * x / Double((2 * n + 1) * (2 * n + 2))
+    }
+    return (sinSum, cosSum)
+}
+
+/// The unit gravity reading for a device turned `turn` degrees clockwise from portrait and leaning
+/// back `lean` degrees (DESIGN.md section 3 frame).
+func gravityDirection(turn: Double, lean: Double) -> Vector3 {
+    let a = sinCos(degrees: turn)
+    let t = sinCos(degrees: lean)
+    return Vector3(t.cos * a.sin, -t.cos * a.cos, -t.sin)
+}
+
+/// A long mixed trace: every 4 s a new pose (drawn from a fixed list with a seeded PRNG), reached
+/// by a smooth move of 0.3-1.0 s; 0.02 g noise; a 1 g shake burst every 23 s; a glitch sample
+/// (zero, saturated, NaN) every 7 s.
+func syntheticTrace(count: Int, rate: Double = 50, seed: UInt64 = 2024) -> [TraceSample] {
+    let poses: [(turn: Double, lean: Double)] = [
+        (0, 15), (90, 15), (180, 15), (-90, 15), (0, 88), (0, -88), (90, 60), (0, -50), (45, 15),
+        (-90, 30), (0, 40),
+    ]
+    let g = 9.80665
+    var random = SplitMix64(state: seed)
+    var samples: [TraceSample] = []
+    samples.reserveCapacity(count)
+    var from = poses[0]
+    var to = poses[0]
+    var moveStart = 0.0
+    var moveLength = 0.5
+    var nextPose = 4.0
+    for index in 0..<count {
+        let time = Double(index) / rate
+        if time >= nextPose {
+            from = to
+            to = poses[Int(random.unit() * Double(poses.count))]
+            moveStart = time
+            moveLength = 0.3 + 0.7 * random.unit()
+            nextPose += 4
+        }
+        var u = min(max((time - moveStart) / moveLength, 0), 1)
+        u = u * u * (3 - 2 * u)
+        var turn = from.turn + (to.turn - from.turn) * u
+        if from.turn == 180 && to.turn == -90 { turn = 180 + 90 * u }
+        let lean = from.lean + (to.lean - from.lean) * u
+        var reading = gravityDirection(turn: turn, lean: lean) * g
+        reading = reading + Vector3(random.gaussian(0.2), random.gaussian(0.2), random.gaussian(0.2))
+        let second = Int(time)
+        if second % 23 == 20 {
+            reading = reading + Vector3(g * sinCos(degrees: 360 * 4 * time).sin, 0, 0)
+        }
+        if index % Int(7 * rate) == Int(3 * rate) {
+            switch (index / Int(7 * rate)) % 3 {
+            case 0: reading = .zero
+            case 1: reading = Vector3(156.9, 156.9, 156.9)
+            default: reading = Vector3(.nan, .nan, .nan)
+            }
+        }
+        samples.append(TraceSample(time: time, reading: reading))
+    }
+    return samples
+}
+
+// MARK: - Throughput
+
+struct Throughput {
+    var samples: Int
+    var seconds: Double
+    var decisions: Int
+    var checksum: UInt64
+    var samplesPerSecond: Double { Double(samples) / seconds }
+    var nanosecondsPerSample: Double { seconds * 1e9 / Double(samples) }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+/// Replays `trace` through a fresh estimator and policy, up to `passes` times while the total stays
+/// under `budget` seconds (so a debug build stays quick too); the fastest pass counts.
+func measure(_ trace: [TraceSample], passes: Int, budget: Double = 2) -> Throughput {
+    let clock = ContinuousClock()
+    var best = Double.infinity
+    var total = 0.0
+    var decisions = 0
+    var checksum: UInt64 = 0
+    for _ in 0..<passes where total < budget {
+        var estimator = OrientationEstimator()
+        var policy = InterfaceOrientationPolicy()
+        var changes = 0
+        var sum: UInt64 = 0
+        var last = DeviceOrientation.unknown
+        let elapsed = clock.measure {
+            for sample in trace {
+                let device = estimator.update(sample.reading, at: sample.time)
+                let interface = policy.update(device: device)
+                if device != last {
+                    changes += 1
+                    last = device
+                }
+                sum = sum &* 31 &+ UInt64(device.rawValue &* 8 &+ interface.rawValue)
+            }
+        }
+        best = min(best, seconds(elapsed))
+        total += seconds(elapsed)
+        decisions = changes
+        checksum = sum
+    }
+    return Throughput(samples: trace.count, seconds: best, decisions: decisions, checksum: checksum)
+}
+
+// MARK: - Corpus table
+
+/// One line of expected.txt (see the comment at its top).
+struct Expectation {
+    var name: String
+    var devices: [DeviceOrientation]
+    var end: Double?
+    var maxDelay: Double?
+}
+
+struct CorpusRow {
+    var name: String
+    var samples: Int
+    var changes: [OrientationChange]
+    var expectation: Expectation?
+    var error: String?
+
+    /// The device decisions (changes of the device orientation), in order.
+    var decisions: [OrientationChange] {
+        var result: [OrientationChange] = []
+        for change in changes where change.device != result.last?.device { result.append(change) }
+        return result
+    }
+
+    /// Delay of the main decision (the last device decision) after the end of the main motion.
+    var delay: Double? {
+        guard let end = expectation?.end, let last = decisions.last else { return nil }
+        return last.time - end
+    }
+
+    var passed: Bool {
+        guard error == nil, let expectation else { return false }
+        var interfaces: [InterfaceOrientation] = []
+        for device in expectation.devices {
+            if let next = InterfaceOrientation(following: device), next != interfaces.last {
+                interfaces.append(next)
+            }
+        }
+        var seen: [InterfaceOrientation] = []
+        for change in changes where change.interface != .unknown && change.interface != seen.last {
+            seen.append(change.interface)
+        }
+        guard decisions.map(\.device) == expectation.devices, seen == interfaces else { return false }
+        if let delay, let maxDelay = expectation.maxDelay { return delay <= maxDelay + 1e-9 }
+        return true
+    }
+}
+
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count <= 0 { break }
+        bytes.append(contentsOf: buffer[0..<count])
+    }
+    if ferror(file) != 0 { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Names of the `.csv` files in `directory`, without the extension, sorted.
+func traceNames(in directory: String) -> [String] {
+    guard let handle = opendir(directory) else { return [] }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name.hasSuffix(".csv") { names.append(String(name.dropLast(4))) }
+    }
+    return names.sorted()
+}
+
+func parseExpectations(_ text: String) -> [Expectation] {
+    text.split(separator: "\n").compactMap { line in
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 4, !words[0].hasPrefix("#") else { return nil }
+        let devices = words[1].split(separator: ">").map { DeviceOrientation(name: String($0)) ?? .unknown }
+        return Expectation(name: String(words[0]), devices: devices, end: Double(words[2]), maxDelay: Double(words[3]))
+    }
+}
+
+func corpusRows(_ directory: String) -> [CorpusRow] {
+    let expectations = readFile(directory + "/expected.txt").map(parseExpectations) ?? []
+    var names = expectations.map(\.name)
+    for name in traceNames(in: directory) where !names.contains(name) { names.append(name) }
+    return names.map { name in
+        let expectation = expectations.first { $0.name == name }
+        guard let text = readFile(directory + "/" + name + ".csv") else {
+            return CorpusRow(name: name, samples: 0, changes: [], expectation: expectation, error: "cannot read")
+        }
+        do {
+            let samples = try Trace.parse(text)
+            return CorpusRow(
+                name: name, samples: samples.count, changes: Trace.replay(samples), expectation: expectation)
+        } catch {
+            return CorpusRow(name: name, samples: 0, changes: [], expectation: expectation, error: "\(error)")
+        }
+    }
+}
+
+// MARK: - Output
+
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "null" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int64(value * scale + (value < 0 ? -0.5 : 0.5))
+    let sign = scaled < 0 ? "-" : ""
+    let magnitude = scaled.magnitude
+    let whole = magnitude / UInt64(scale)
+    guard decimals > 0 else { return sign + String(whole) }
+    var fraction = String(magnitude % UInt64(scale))
+    while fraction.count < decimals { fraction = "0" + fraction }
+    return sign + String(whole) + "." + fraction
+}
+
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+func jsonString(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        default:
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return result + "\""
+}
+
+var json = false
+var directory: String?
+for argument in CommandLine.arguments.dropFirst() {
+    switch argument {
+    case "--json": json = true
+    case "-h", "--help":
+        print("usage: estimator-bench [--json] [TRACES-DIRECTORY]")
+        exit(0)
+    default:
+        if argument.hasPrefix("-") {
+            print("estimator-bench: unknown option \(argument)\nusage: estimator-bench [--json] [TRACES-DIRECTORY]")
+            exit(2)
+        }
+        directory = argument
+    }
+}
+
+let trace = syntheticTrace(count: 500_000)
+let throughput = measure(trace, passes: 5)
+let rows = directory.map(corpusRows) ?? []
+let failed = rows.filter { !$0.passed }.count
+
+if json {
+    var out = "{\"throughput\":{"
+    out += "\"samples\":\(throughput.samples),\"seconds\":\(fixed(throughput.seconds, 6)),"
+    out += "\"samplesPerSecond\":\(fixed(throughput.samplesPerSecond, 0)),"
+    out += "\"nanosecondsPerSample\":\(fixed(throughput.nanosecondsPerSample, 1)),"
+    out += "\"decisions\":\(throughput.decisions),\"checksum\":\(throughput.checksum)}"
+    if directory != nil {
+        out += ",\"traces\":["
+        out += rows.map { row in
+            var item = "{\"name\":\(jsonString(row.name)),\"samples\":\(row.samples),\"decisions\":["
+            item += row.decisions.map {
+                "{\"t\":\(fixed($0.time, 4)),\"device\":\(jsonString($0.device.name)),"
+                    + "\"interface\":\(jsonString($0.interface.name))}"
+            }.joined(separator: ",")
+            item += "],\"expected\":"
+            item +=
+                row.expectation.map { "[" + $0.devices.map { jsonString($0.name) }.joined(separator: ",") + "]" }
+                ?? "null"
+            item += ",\"delay\":\(row.delay.map { fixed($0, 4) } ?? "null")"
+            item += ",\"maxDelay\":\(row.expectation?.maxDelay.map { fixed($0, 4) } ?? "null")"
+            item += ",\"ok\":\(row.passed)"
+            if let error = row.error { item += ",\"error\":\(jsonString(error))" }
+            return item + "}"
+        }.joined(separator: ",")
+        out += "],\"failed\":\(failed)"
+    }
+    print(out + "}")
+} else {
+    print("estimator throughput: \(throughput.samples) samples in \(fixed(throughput.seconds * 1000, 1)) ms")
+    print(
+        "  \(fixed(throughput.samplesPerSecond / 1e6, 2)) million samples/s, "
+            + "\(fixed(throughput.nanosecondsPerSample, 1)) ns/sample "
+            + "(\(throughput.decisions) decisions, checksum \(throughput.checksum))")
+    if directory != nil {
+        print("")
+        print(
+            padded("trace", 22) + padded("samples", 8) + padded("delay", 8) + padded("result", 7)
+                + "decisions (t device)")
+        for row in rows {
+            let decisions =
+                row.error ?? row.decisions.map { "\(fixed($0.time, 2)) \($0.device.name)" }.joined(separator: ", ")
+            let delay = row.delay.map { fixed($0, 3) } ?? "-"
+            let result = row.expectation == nil ? "?" : row.passed ? "ok" : "FAIL"
+            print(
+                padded(row.name, 22) + padded(String(row.samples), 8) + padded(delay, 8) + padded(result, 7) + decisions
+            )
+        }
+        print("\(rows.count - failed) of \(rows.count) traces met their expected outcome")
+    }
+}
+exit(failed == 0 ? 0 : 1)

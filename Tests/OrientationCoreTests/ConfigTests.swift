@@ -337,10 +337,10 @@ import Testing
 
     @Test func rangeEdgesAreAccepted() {
         let (settings, diagnostics) = interpret(
-            "[Sampling]\nStillIntervalMsec=60000\nMovingIntervalMsec=10\nThermalIntervalMsec=1000\nMotionLingerMsec=60000\n"
+            "[Sampling]\nStillIntervalMsec=5000\nMovingIntervalMsec=10\nThermalIntervalMsec=1000\nMotionLingerMsec=60000\n"
         )
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        #expect(settings.sampling.stillIntervalMsec == 60000)
+        #expect(settings.sampling.stillIntervalMsec == 5000)
         #expect(settings.sampling.movingIntervalMsec == 10)
         #expect(settings.sampling.thermalIntervalMsec == 1000)
         #expect(settings.sampling.motionLingerMsec == 60000)
@@ -351,7 +351,7 @@ import Testing
             [Sampling]
             StillIntervalMsec=900
             StillIntervalMsec=9
-            StillIntervalMsec=60001
+            StillIntervalMsec=5001
             MovingIntervalMsec=-40
             MovingIntervalMsec=fast
             MotionLingerMsec=60001
@@ -367,7 +367,7 @@ import Testing
         #expect(settings.sampling == expected)
         #expect(diagnostics.map(\.line) == Array(3...12))
         #expect(diagnostics[0].key == "[Sampling] StillIntervalMsec")
-        #expect(diagnostics[0].message.contains("between 10 and 60000"))
+        #expect(diagnostics[0].message.contains("between 10 and 5000"))
         #expect(diagnostics[4].message.contains("between 0 and 60000"))
         #expect(diagnostics[5].message.contains("between 100 and 60000"))
         #expect(diagnostics[9].key == "[Sampling] SampleRate")

@@ -469,7 +469,7 @@ struct EstimatorSettingsTests {
         #expect(settings.firstDecisionSettleTime <= 0.1)
         #expect(settings.lowerMagnitudeGate < 1 && settings.upperMagnitudeGate > 1)
         #expect(settings.nominalGravity == 9.80665)
-        #expect(settings.entries.count == 24)
+        #expect(settings.entries.count == 31)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 
