@@ -20,7 +20,7 @@ RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
             python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy
 
-.PHONY: all deps build test test-unit test-integration demo install uninstall clean
+.PHONY: all deps build test test-unit test-integration demo bench install uninstall clean
 
 all: build
 
@@ -46,6 +46,10 @@ test-integration:
 
 demo: deps build
 	$(PYTHON) Tests/integration/demo.py
+
+# Figures, not tests: estimator throughput and the trace corpus table.
+bench: build
+	$(RELEASE)/estimator-bench Tests/traces
 
 install: build
 	install -Dm755 $(RELEASE)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientationd
