@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "motion-orientationd", targets: ["motion-orientationd"]),
         .executable(name: "motion-orientation", targets: ["motion-orientation"]),
+        .library(name: "MotionOrientation", targets: ["MotionOrientation"]),
     ],
     targets: [
         // libsystemd (sd-bus, sd-event, sd-daemon) and libudev, found with pkg-config.
@@ -23,6 +24,8 @@ let package = Package(
         .executableTarget(
             name: "motion-orientation",
             dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+        // The Swift client library with the iOS library's API shape (Foundation allowed here).
+        .target(name: "MotionOrientation", dependencies: ["CMotionShim", "CSystemd"]),
         // Throughput of the pure estimator and the trace corpus table (`make bench`).
         .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "Sources/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),

@@ -1,0 +1,1 @@
+// The Swift client library (issue 6) is written here.
