@@ -25,6 +25,12 @@ public enum Bus {
         return sd_bus_message_append_basic(message, typeUInt32, &value)
     }
 
+    @discardableResult
+    public static func append(_ message: OpaquePointer, double: Double) -> Int32 {
+        var value = double
+        return sd_bus_message_append_basic(message, CChar(UInt8(ascii: "d")), &value)
+    }
+
     /// Reads the next argument of a message as a string.
     public static func readString(_ message: OpaquePointer) throws(SystemError) -> String {
         var pointer: UnsafePointer<CChar>? = nil

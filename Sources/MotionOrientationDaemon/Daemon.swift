@@ -27,6 +27,8 @@ public final class Daemon {
     var event: OpaquePointer?
     var bus: OpaquePointer?
     var objectSlot: OpaquePointer?
+    /// The objects of `net.hadess.SensorProxy`, while compatibility is on.
+    var sensorProxySlots: [OpaquePointer] = []
     var claims: OpaquePointer?
     private var sampleTimer: OpaquePointer?
     private var thermalTimer: OpaquePointer?
@@ -51,6 +53,10 @@ public final class Daemon {
     // What the bus shows.
     var deviceOrientation: DeviceOrientation = .unknown
     var interfaceOrientation: InterfaceOrientation = .unknown
+    /// The last upright device orientation announced (iio-sensor-proxy knows no face-up).
+    var lastUprightDevice: DeviceOrientation = .unknown
+    /// `AccelerometerTilt` of the compatibility interface.
+    var sensorProxyTilt = "undefined"
 
     public init(options: DaemonOptions, configuration: LoadedConfiguration) {
         self.options = options
@@ -68,6 +74,7 @@ public final class Daemon {
         sd_event_source_disable_unref(thermalTimer)
         sd_event_source_disable_unref(readTimeout)
         sd_bus_track_unref(claims)
+        sensorProxySlots.forEach { sd_bus_slot_unref($0) }
         sd_bus_slot_unref(objectSlot)
         sd_bus_flush_close_unref(bus)
         sd_event_unref(event)
@@ -88,6 +95,7 @@ public final class Daemon {
             takeAccelerometer()
             try setUpBus()
             energy = try EnergySources(daemon: self)
+            updateSensorProxyCompatibility()
         } catch {
             Log.error("\(error)")
             return 1
@@ -168,6 +176,7 @@ public final class Daemon {
             announce(device: deviceOrientation, interface: interfacePolicy.orientation)
         }
         thermal.settings = settings.thermal
+        updateSensorProxyCompatibility()
         emitPropertiesChanged(["LowEnergyModeSetting"])
         energy?.refreshBatteries()
         updateEnergy()
@@ -188,7 +197,8 @@ public final class Daemon {
             Log.info(
                 reasons.isEmpty
                     ? "low energy mode off" : "low energy mode on: \(reasons.map(\.rawValue).joined(separator: ", "))")
-            emitPropertiesChanged(wasLow != !reasons.isEmpty ? ["LowEnergyMode", "LowEnergyReasons"] : ["LowEnergyReasons"])
+            emitPropertiesChanged(
+                wasLow != !reasons.isEmpty ? ["LowEnergyMode", "LowEnergyReasons"] : ["LowEnergyReasons"])
         }
         updateSampling()
     }
@@ -242,7 +252,8 @@ public final class Daemon {
             Log.debug("sampling every \(interval) ms")
         }
         if !pendingReads.isEmpty { armReadTimeout() }
-        emitPropertiesChanged((previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
+        emitPropertiesChanged(
+            (previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
     }
 
     private func armSampleTimer(afterUsec usec: UInt64) {
@@ -300,6 +311,7 @@ public final class Daemon {
         if let reading = reader.read() {
             let decided = estimator.update(reading, at: now)
             if decided != .unknown { publish(decided) }
+            updateSensorProxyTilt()
         }
         if estimator.isSettling { lastMotion = now }
         if !pendingReads.isEmpty && estimator.orientation != .unknown {
@@ -328,6 +340,11 @@ public final class Daemon {
         Log.info("device orientation \(device.name), interface orientation \(interface.name)")
         emitPropertiesChanged(
             (deviceChanged ? ["DeviceOrientation"] : []) + (interfaceChanged ? ["InterfaceOrientation"] : []))
+        if device.isUpright && device != lastUprightDevice {
+            lastUprightDevice = device
+            // Some iio-sensor-proxy clients read only the first entry: the orientation.
+            emitSensorProxyPropertiesChanged(["AccelerometerOrientation"])
+        }
         guard let bus else { return }
         if deviceChanged {
             Bus.emitSignal(
@@ -339,6 +356,14 @@ public final class Daemon {
                 bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "InterfaceOrientationChanged",
                 name: interface.name, value: interface.rawValue)
         }
+    }
+
+    /// Keeps the compatibility interface's `AccelerometerTilt` up to date.
+    private func updateSensorProxyTilt() {
+        let tilt = SensorProxyCompatibility.tilt(device: deviceOrientation, gravity: estimator.filteredGravity)
+        guard tilt != sensorProxyTilt else { return }
+        sensorProxyTilt = tilt
+        emitSensorProxyPropertiesChanged(["AccelerometerTilt"])
     }
 
     /// After suspend: nothing decided before the sleep may be announced as fresh.

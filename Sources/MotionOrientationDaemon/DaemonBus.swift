@@ -8,14 +8,7 @@ extension Daemon {
     func setUpBus() throws(SystemError) {
         var r = sd_bus_open_system(&bus)
         guard r >= 0 else { throw SystemError("connecting to the system bus", errno: r) }
-        var handlers = mo_object_handlers(
-            method: { context, member, call, error in
-                Daemon.from(context).handleMethod(String(cString: member!), call: call!, error: error!)
-            },
-            property: { context, property, reply, _ in
-                Daemon.from(context).appendProperty(String(cString: property!), to: reply!)
-            })
-        r = mo_bus_add_orientation_object(bus, &objectSlot, MO_BUS_PATH, &handlers, unmanaged)
+        r = addObject(MO_BUS_PATH, MO_INTERFACE_ORIENTATION, slot: &objectSlot)
         guard r >= 0 else { throw SystemError("registering \(MO_BUS_PATH)", errno: r) }
         r = sd_bus_attach_event(bus, event, 0)
         guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
@@ -26,19 +19,79 @@ extension Daemon {
         guard r >= 0 else { throw SystemError("acquiring the bus name \(MO_BUS_NAME)", errno: r) }
     }
 
+    /// Serves one of the shim's interfaces at `path`, dispatching to this daemon.
+    private func addObject(_ path: String, _ interface: mo_interface, slot: inout OpaquePointer?) -> Int32 {
+        var handlers = mo_object_handlers(
+            method: { context, interface, member, call, error in
+                Daemon.from(context).handleMethod(interface, String(cString: member!), call: call!, error: error!)
+            },
+            property: { context, interface, property, reply, _ in
+                Daemon.from(context).appendProperty(interface, String(cString: property!), to: reply!)
+            })
+        return mo_bus_add_object(bus, &slot, path, interface, &handlers, unmanaged)
+    }
+
+    /// Serves or withdraws iio-sensor-proxy's name and objects as `[Compatibility]
+    /// SensorProxy=` says (at start and on reload).
+    func updateSensorProxyCompatibility() {
+        let wanted = settings.sensorProxyCompatibility
+        guard wanted != !sensorProxySlots.isEmpty, let bus else { return }
+        if !wanted {
+            sensorProxySlots.forEach { sd_bus_slot_unref($0) }
+            sensorProxySlots = []
+            sd_bus_release_name(bus, MO_SENSOR_PROXY_NAME)
+            Log.info("no longer serving \(MO_SENSOR_PROXY_NAME)")
+            return
+        }
+        for (path, interface) in [
+            (MO_SENSOR_PROXY_PATH, MO_INTERFACE_SENSOR_PROXY),
+            (MO_SENSOR_PROXY_COMPASS_PATH, MO_INTERFACE_SENSOR_PROXY_COMPASS),
+        ] {
+            var slot: OpaquePointer? = nil
+            let r = addObject(path, interface, slot: &slot)
+            guard r >= 0, let slot else {
+                Log.error("cannot serve \(path): \(SystemError("sd_bus_add_object_vtable", errno: r))")
+                continue
+            }
+            sensorProxySlots.append(slot)
+        }
+        let r = sd_bus_request_name(bus, MO_SENSOR_PROXY_NAME, 0)
+        if r < 0 {
+            Log.error(
+                "cannot own \(MO_SENSOR_PROXY_NAME) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
+            )
+        } else {
+            Log.info("also serving \(MO_SENSOR_PROXY_NAME) for iio-sensor-proxy clients")
+        }
+    }
+
+    /// Announces changed properties of the compatibility interface, if it is served.
+    func emitSensorProxyPropertiesChanged(_ names: [String]) {
+        guard let bus, !sensorProxySlots.isEmpty else { return }
+        Bus.emitPropertiesChanged(bus, path: MO_SENSOR_PROXY_PATH, interface: MO_SENSOR_PROXY_INTERFACE, names: names)
+    }
+
     func emitPropertiesChanged(_ names: [String]) {
         guard let bus else { return }
         Bus.emitPropertiesChanged(bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, names: names)
     }
 
-    private func appendProperty(_ property: String, to reply: OpaquePointer) -> Int32 {
+    private func appendProperty(_ interface: mo_interface, _ property: String, to reply: OpaquePointer) -> Int32 {
+        switch interface {
+        case MO_INTERFACE_SENSOR_PROXY: return appendSensorProxyProperty(property, to: reply)
+        case MO_INTERFACE_SENSOR_PROXY_COMPASS:
+            // No compass: HasCompass false, and iio-sensor-proxy's "unset" heading.
+            return property == "HasCompass" ? Bus.append(reply, bool: false) : Bus.append(reply, double: -1)
+        default: break
+        }
         switch property {
         case "DeviceOrientation": return Bus.append(reply, string: deviceOrientation.name)
         case "InterfaceOrientation": return Bus.append(reply, string: interfaceOrientation.name)
         case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
         case "Active": return Bus.append(reply, bool: plan != .off)
         case "LowEnergyMode": return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
-        case "LowEnergyModeSetting": return Bus.append(reply, string: (runtimeLowEnergy ?? settings.lowEnergyMode).rawValue)
+        case "LowEnergyModeSetting":
+            return Bus.append(reply, string: (runtimeLowEnergy ?? settings.lowEnergyMode).rawValue)
         case "LowEnergyReasons": return Bus.append(reply, strings: lowEnergyReasons.map(\.rawValue))
         case "ThermalState": return Bus.append(reply, string: thermal.state.rawValue)
         case "SampleIntervalMsec": return Bus.append(reply, uint32: plan.intervalMsec)
@@ -46,9 +99,33 @@ extension Daemon {
         }
     }
 
-    private func handleMethod(_ member: String, call: OpaquePointer, error: UnsafeMutablePointer<sd_bus_error>)
-        -> Int32
-    {
+    /// iio-sensor-proxy's properties: the accelerometer from our decisions; no light or
+    /// proximity sensor.
+    private func appendSensorProxyProperty(_ property: String, to reply: OpaquePointer) -> Int32 {
+        switch property {
+        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
+        case "AccelerometerOrientation":
+            return Bus.append(reply, string: SensorProxyCompatibility.orientation(lastUprightDevice))
+        case "AccelerometerTilt": return Bus.append(reply, string: sensorProxyTilt)
+        case "HasAmbientLight", "HasProximity", "ProximityNear": return Bus.append(reply, bool: false)
+        case "LightLevelUnit": return Bus.append(reply, string: "lux")
+        case "LightLevel": return Bus.append(reply, double: 0)
+        default: return -ENOENT
+        }
+    }
+
+    private func handleMethod(
+        _ interface: mo_interface, _ member: String, call: OpaquePointer, error: UnsafeMutablePointer<sd_bus_error>
+    ) -> Int32 {
+        if interface != MO_INTERFACE_ORIENTATION {
+            switch member {
+            // The accelerometer claim is the same claim as Start()/Stop().
+            case "ClaimAccelerometer": return handleMethod(MO_INTERFACE_ORIENTATION, "Start", call: call, error: error)
+            case "ReleaseAccelerometer": return handleMethod(MO_INTERFACE_ORIENTATION, "Stop", call: call, error: error)
+            // No light, proximity or compass sensor: claiming one succeeds and changes nothing.
+            default: return Bus.reply(to: call)
+            }
+        }
         switch member {
         case "Start":
             if claims == nil {

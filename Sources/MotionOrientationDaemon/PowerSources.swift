@@ -57,7 +57,8 @@ public struct ThermalZones {
                     let tempPath = "\(syspath)/trip_point_\(index)_temp"
                     guard Sysfs.isReadable(tempPath) else { break }
                     let tripType = try Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingWhitespace()
-                    trips.append(TripPoint(temperature: try millidegrees(tempPath), type: TripPointType(sysfs: tripType)))
+                    trips.append(
+                        TripPoint(temperature: try millidegrees(tempPath), type: TripPointType(sysfs: tripType)))
                 }
                 problems.resolve(syspath)
                 readings[zone] = ThermalZoneReading(type: type, temperature: temperature, tripPoints: trips)

@@ -8,6 +8,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var estimator = EstimatorSettings()
     /// The forced low-energy flag (`[Energy] LowEnergyMode=`).
     public var lowEnergyMode = LowEnergySetting.auto
+    /// Also serve iio-sensor-proxy's `net.hadess.SensorProxy` (`[Compatibility] SensorProxy=`).
+    public var sensorProxyCompatibility = false
     /// A battery discharging at or below this percentage turns on low energy mode in `auto`
     /// (`[Energy] BatteryLowPercent=`, 1 to 99). 20 % is where desktops warn about the battery.
     public var batteryLowPercent = 20
@@ -139,10 +141,7 @@ public struct DaemonSettings: Equatable, Sendable {
             }
             batteryLowPercent = value
         case ("Energy", "PauseWhenLidClosed"):
-            guard let value = ConfigFile.parseBoolean(entry.value) else {
-                return "expected a boolean (yes, no, true, false, on, off, 1, 0), found '\(entry.value)'" + keep
-            }
-            pauseWhenLidClosed = value
+            return Self.boolean(entry.value, into: &pauseWhenLidClosed)
         case ("Energy", "PrivilegedGroup"):
             if entry.value.isEmpty {
                 privilegedGroup = nil
@@ -177,7 +176,10 @@ public struct DaemonSettings: Equatable, Sendable {
             }
             sampling[keyPath: field.path] = value
 
-        case ("Compatibility", _), ("Sensor", _):
+        case ("Compatibility", "SensorProxy"):
+            return Self.boolean(entry.value, into: &sensorProxyCompatibility)
+
+        case ("Sensor", _):
             return "not supported by this version, ignored"
         default:
             return "unknown key, ignored"
@@ -191,6 +193,16 @@ public struct DaemonSettings: Equatable, Sendable {
         guard let value = try? SysfsNumber.parseDecimal(text), range.contains(value) else {
             return "expected degrees Celsius between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
                 + "keeping the previous value"
+        }
+        target = value
+        return nil
+    }
+
+    /// Parses a systemd boolean into `target`; returns the problem, or nil.
+    static func boolean(_ text: String, into target: inout Bool) -> String? {
+        guard let value = ConfigFile.parseBoolean(text) else {
+            return
+                "expected a boolean (yes, no, true, false, on, off, 1, 0), found '\(text)'; keeping the previous value"
         }
         target = value
         return nil

@@ -188,10 +188,20 @@ import Testing
     }
 
     @Test func unknownEnergyKeyIsReportedAsUnknown() {
-        let (_, diagnostics) = interpret("[Energy]\nLowEnergy=on\n[Compatibility]\nSensorProxy=yes\n")
+        let (_, diagnostics) = interpret("[Energy]\nLowEnergy=on\n[Sensor]\nMountMatrix=1,0,0;0,1,0;0,0,1\n")
         #expect(diagnostics.map(\.line) == [2, 4])
         #expect(diagnostics[0].message == "unknown key, ignored")
         #expect(diagnostics[1].message == "not supported by this version, ignored")
+    }
+
+    @Test func sensorProxyCompatibilityIsOffByDefaultAndABoolean() {
+        #expect(interpret("").0.sensorProxyCompatibility == false)
+        #expect(interpret("[Compatibility]\nSensorProxy=yes\n").0.sensorProxyCompatibility == true)
+        let (settings, diagnostics) = interpret("[Compatibility]\nSensorProxy=true\nSensorProxy=maybe\nGnome=1\n")
+        #expect(settings.sensorProxyCompatibility == true)
+        #expect(diagnostics.map(\.line) == [3, 4])
+        #expect(diagnostics[0].key == "[Compatibility] SensorProxy")
+        #expect(diagnostics[1].message == "unknown key, ignored")
     }
 }
 

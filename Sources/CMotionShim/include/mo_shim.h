@@ -17,20 +17,36 @@
 #define MO_BUS_PATH "/io/github/MotionOrientation1"
 #define MO_BUS_INTERFACE "io.github.MotionOrientation1"
 
+/** iio-sensor-proxy's names, served in compatibility mode. */
+#define MO_SENSOR_PROXY_NAME "net.hadess.SensorProxy"
+#define MO_SENSOR_PROXY_PATH "/net/hadess/SensorProxy"
+#define MO_SENSOR_PROXY_INTERFACE "net.hadess.SensorProxy"
+#define MO_SENSOR_PROXY_COMPASS_PATH "/net/hadess/SensorProxy/Compass"
+#define MO_SENSOR_PROXY_COMPASS_INTERFACE "net.hadess.SensorProxy.Compass"
+
+/** The interfaces this process can serve, each with its vtable. */
+typedef enum mo_interface {
+    MO_INTERFACE_ORIENTATION,        /* MO_BUS_INTERFACE */
+    MO_INTERFACE_SENSOR_PROXY,       /* MO_SENSOR_PROXY_INTERFACE */
+    MO_INTERFACE_SENSOR_PROXY_COMPASS, /* MO_SENSOR_PROXY_COMPASS_INTERFACE */
+} mo_interface;
+
 /** Callbacks that serve an object; `context` is handed back untouched. */
 typedef struct mo_object_handlers {
     /** A method call; `member` is the method name. Reply to `call` (now or later) or fail. */
-    int (*method)(void *context, const char *member, sd_bus_message *call, sd_bus_error *error);
+    int (*method)(void *context, mo_interface interface, const char *member, sd_bus_message *call,
+                  sd_bus_error *error);
     /** A property read; append the value of `property` to `reply`. */
-    int (*property)(void *context, const char *property, sd_bus_message *reply, sd_bus_error *error);
+    int (*property)(void *context, mo_interface interface, const char *property,
+                    sd_bus_message *reply, sd_bus_error *error);
 } mo_object_handlers;
 
 /**
- * Serves MO_BUS_INTERFACE at `path` with the given handlers. The returned slot owns
- * the registration: unref it to withdraw the object.
- * Why C: the vtable is made of SD_BUS_* macros.
+ * Serves `interface` at `path` with the given handlers. The returned slot owns the
+ * registration: unref it to withdraw the object.
+ * Why C: the vtables are made of SD_BUS_* macros.
  */
-int mo_bus_add_orientation_object(sd_bus *bus, sd_bus_slot **slot, const char *path,
-                                  const mo_object_handlers *handlers, void *context);
+int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, mo_interface interface,
+                      const mo_object_handlers *handlers, void *context);
 
 #endif

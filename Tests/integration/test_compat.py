@@ -1,0 +1,183 @@
+"""The iio-sensor-proxy compatibility interface ([Compatibility] SensorProxy=yes).
+
+monitor-sensor (from Debian's iio-sensor-proxy package) runs unchanged against the daemon
+and prints what it prints against iio-sensor-proxy itself for the same motion; a GNOME-like
+client (claim, Get, PropertiesChanged) sees every change; claims are the daemon's claims.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from rig import LineReader, Rig, kill_process, spawn, wait_until
+
+SENSOR_PROXY = "net.hadess.SensorProxy"
+PROXY_PATH = "/net/hadess/SensorProxy"
+IIO_SENSOR_PROXY = "/usr/sbin/iio-sensor-proxy"
+COMPAT = "[Compatibility]\nSensorProxy=yes\n"
+
+# A motion through every upright orientation and a face-up rest, slow enough for
+# iio-sensor-proxy's 700 ms poll.
+MOTION = ["landscape-right", "portrait-upside-down", "face-up", "landscape-left", "portrait"]
+HOLD = 2.0
+
+
+def motion_rig():
+    """A rig whose device also carries the property iio-sensor-proxy's udev rule sets."""
+    rig = Rig(accelerometer=False, start_daemon=False, config_text=COMPAT)
+    rig.accel = rig.add_accelerometer(extra_properties={"IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"})
+    return rig
+
+
+def monitor_sensor_lines(rig, start_service):
+    """Runs monitor-sensor, starts the service, plays MOTION, returns monitor-sensor's lines."""
+    monitor = spawn(["monitor-sensor"], env=rig.bus.env(), stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT)
+    reader = LineReader(monitor)
+    try:
+        time.sleep(0.5)
+        service = start_service()
+        time.sleep(HOLD)
+        for pose in MOTION:
+            rig.accel.set_pose(pose)
+            time.sleep(HOLD)
+    finally:
+        kill_process(monitor)
+        reader.join(5.0)
+    return service, [line for line in reader.lines if line.strip()]
+
+
+def essential(lines):
+    """The lines that say what happened: the service appearing, what it has, and each
+    orientation change. iio-sensor-proxy itself adds start-up noise when monitor-sensor
+    connects while it is still setting up (a burst of 'appeared'/'disappeared' lines and
+    an 'undefined' orientation), depending on timing; those are left out."""
+    return [line for line in lines
+            if line.startswith(("+++ iio-sensor-proxy", "=== "))
+            or (line.startswith("    Accelerometer orientation changed:")
+                and not line.endswith(": undefined"))]
+
+
+def test_monitor_sensor_prints_what_it_prints_for_iio_sensor_proxy(make_rig):
+    if not os.access(IIO_SENSOR_PROXY, os.X_OK):
+        pytest.skip("iio-sensor-proxy is not installed")
+    reference_rig = motion_rig()
+    try:
+        def start_reference():
+            return spawn([IIO_SENSOR_PROXY], env=dict(reference_rig.daemon.env),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proxy, expected = monitor_sensor_lines(reference_rig, start_reference)
+        kill_process(proxy)
+    finally:
+        reference_rig.close()
+    assert any("orientation changed" in line for line in expected), expected
+
+    rig = motion_rig()
+    try:
+        def start_ours():
+            rig.daemon.start()
+            return rig.daemon
+        _, ours = monitor_sensor_lines(rig, start_ours)
+        assert essential(ours) == essential(expected), "\nours:\n%s\niio-sensor-proxy:\n%s" % (
+            "\n".join(ours), "\n".join(expected))
+        assert essential(ours)[-1] == "    Accelerometer orientation changed: normal"
+    finally:
+        code, _ = rig.close()
+        assert code == 0
+
+
+GNOME_LIKE_CLIENT = r"""
+import sys
+from gi.repository import Gio, GLib
+bus = Gio.bus_get_sync(Gio.BusType.SYSTEM, None)
+proxy = Gio.DBusProxy.new_sync(bus, Gio.DBusProxyFlags.NONE, None, "net.hadess.SensorProxy",
+                               "/net/hadess/SensorProxy", "net.hadess.SensorProxy", None)
+def changed(_proxy, properties, _invalidated):
+    props = properties.unpack()
+    # What a client that reads only the first entry would see, then the whole set.
+    first = next(iter(props))
+    print("changed %s=%s all=%s" % (first, props[first], ",".join(sorted(props))), flush=True)
+proxy.connect("g-properties-changed", changed)
+proxy.call_sync("ClaimAccelerometer", None, Gio.DBusCallFlags.NONE, -1, None)
+value = proxy.call_sync("org.freedesktop.DBus.Properties.Get",
+                        GLib.Variant("(ss)", ("net.hadess.SensorProxy", "AccelerometerOrientation")),
+                        Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+print("claimed orientation=%s" % value, flush=True)
+GLib.MainLoop().run()
+"""
+
+
+def start_gnome_like_client(rig):
+    proc = spawn(["/usr/bin/python3", "-c", GNOME_LIKE_CLIENT], env=rig.bus.env(),
+                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return proc, LineReader(proc)
+
+
+def proxy_property(rig, name):
+    out = rig.busctl("get-property", SENSOR_PROXY, PROXY_PATH, SENSOR_PROXY, name).stdout
+    return json.loads(out)["data"]
+
+
+def test_gnome_like_client_sees_every_change(make_rig):
+    rig = make_rig(config_text=COMPAT)
+    proc, lines = start_gnome_like_client(rig)
+    lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+    rig.wait_for_property("Active", True, 5.0)
+    expected = {"landscape-right": "left-up", "portrait-upside-down": "bottom-up",
+                "landscape-left": "right-up", "portrait": "normal"}
+    for pose, word in expected.items():
+        rig.accel.set_pose(pose)
+        line, _ = lines.expect(lambda l: l.startswith("changed AccelerometerOrientation="), 5.0,
+                            "the change to %s" % word)
+        assert line.split()[1] == "AccelerometerOrientation=%s" % word, line
+        assert proxy_property(rig, "AccelerometerOrientation") == word
+    # Face up: the orientation stays, the tilt says so.
+    rig.accel.set_pose("face-up")
+    line, _ = lines.expect(lambda l: l.startswith("changed AccelerometerTilt=face"), 5.0, "the tilt")
+    assert line.split()[1] == "AccelerometerTilt=face-up", line
+    assert proxy_property(rig, "AccelerometerOrientation") == "normal"
+    kill_process(proc)
+
+
+def test_claims_are_the_daemons_claims(make_rig):
+    rig = make_rig(config_text=COMPAT)
+    assert rig.get_property("Active") is False
+    proc, lines = start_gnome_like_client(rig)
+    lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+    rig.wait_for_property("Active", True, 5.0)
+    kill_process(proc, signal.SIGKILL)
+    rig.wait_for_property("Active", False, 5.0)
+
+
+def test_compatibility_properties_and_harmless_claims(make_rig):
+    rig = make_rig(config_text=COMPAT)
+    assert proxy_property(rig, "HasAccelerometer") is True
+    assert proxy_property(rig, "HasAmbientLight") is False
+    assert proxy_property(rig, "HasProximity") is False
+    assert proxy_property(rig, "LightLevelUnit") == "lux"
+    for method in ("ClaimLight", "ReleaseLight", "ClaimProximity", "ReleaseProximity"):
+        rig.busctl("call", SENSOR_PROXY, PROXY_PATH, SENSOR_PROXY, method)
+    compass = json.loads(rig.busctl("get-property", SENSOR_PROXY, PROXY_PATH + "/Compass",
+                                    SENSOR_PROXY + ".Compass", "HasCompass").stdout)["data"]
+    assert compass is False
+    assert rig.get_property("Active") is False  # light/proximity claims sample nothing
+
+
+def test_off_by_default(make_rig):
+    rig = make_rig()
+    assert not rig.bus.name_has_owner(SENSOR_PROXY)
+
+
+def test_reload_turns_it_on_and_off(make_rig):
+    rig = make_rig()
+    rig.config_path.write_text(COMPAT)
+    rig.daemon.send_signal(signal.SIGHUP)
+    wait_until(lambda: rig.bus.name_has_owner(SENSOR_PROXY), 5.0, what="the compatibility name")
+    rig.config_path.write_text("")
+    rig.daemon.send_signal(signal.SIGHUP)
+    wait_until(lambda: not rig.bus.name_has_owner(SENSOR_PROXY), 5.0, what="the name released")
+    assert rig.get_property("HasAccelerometer") is True
