@@ -16,6 +16,8 @@ Pieces, usable alone:
   BusMonitor        `busctl monitor --json=short`, messages parsed into dicts
   RunningClient     the motion-orientation client running, stdout read through a pipe
   LineReader        any child's stdout read line by line while it runs
+  DBusMock          a python-dbusmock template (logind, UPower, ...) on the private bus
+  send_uevent       a udev event into the testbed for preloaded processes (Rig.uevent)
 
 The daemon sees the first fake device at /sys/devices/iio:device0 (and through
 /sys/bus/iio/devices/iio:device0), so it names e.g.
@@ -38,6 +40,7 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -614,11 +617,13 @@ class BusClient:
         env = bus.env()
         kwargs = {}
         if user is not None:
-            uid, gid = user
+            # (uid, gid) or (uid, gid, supplementary gids)
+            uid, gid = user[0], user[1]
+            groups = list(user[2]) if len(user) > 2 else []
 
             def demote():
                 _child_setup()
-                os.setgroups([])
+                os.setgroups(groups)
                 os.setgid(gid)
                 os.setuid(uid)
             kwargs["preexec_fn"] = demote
@@ -832,6 +837,165 @@ class RunningClient:
 
 
 # ---------------------------------------------------------------------------
+# udev events into the testbed
+
+
+def _murmur_hash2(text):
+    """systemd's (and umockdev's) string_hash32: MurmurHash2 with the length as seed."""
+    data = text.encode()
+    m, mask = 0x5BD1E995, 0xFFFFFFFF
+    h = len(data)
+    whole = len(data) - len(data) % 4
+    for i in range(0, whole, 4):
+        k = int.from_bytes(data[i:i + 4], "little")
+        k = (k * m) & mask
+        k ^= k >> 24
+        k = (k * m) & mask
+        h = ((h * m) & mask) ^ k
+    rest = data[whole:]
+    if rest:
+        for i in reversed(range(len(rest))):
+            h ^= rest[i] << (8 * i)
+        h = (h * m) & mask
+    h ^= h >> 13
+    h = (h * m) & mask
+    h ^= h >> 15
+    return h
+
+
+_uevent_seqnum = [0]
+
+
+def send_uevent(root, syspath, action="change"):
+    """What umockdev's uevent_sender does, done from outside the preload: a libudev
+    monitor message to every monitor socket ($UMOCKDEV_DIR/event<N>) of preloaded
+    processes. syspath is the device's path under the preload (/sys/devices/...)."""
+    root = Path(root)
+    directory = root / syspath.lstrip("/")
+    subsystem = os.path.basename(os.readlink(directory / "subsystem"))
+    uevent = {}
+    try:
+        for line in (directory / "uevent").read_text().splitlines():
+            key, _, value = line.partition("=")
+            uevent[key] = value
+    except OSError:
+        pass
+    _uevent_seqnum[0] += 1
+    properties = [("ACTION", action), ("DEVPATH", syspath[len("/sys"):]),
+                  ("SUBSYSTEM", subsystem), ("SEQNUM", str(_uevent_seqnum[0]))]
+    if uevent.get("DEVNAME"):
+        properties.append(("DEVNAME", "/dev/" + uevent["DEVNAME"]))
+    devtype = uevent.get("DEVTYPE")
+    if devtype:
+        properties.append(("DEVTYPE", devtype))
+    body = b"".join(("%s=%s" % kv).encode() + b"\0" for kv in properties)
+    header_size = 40
+    header = b"libudev\0" + (0xFEEDCAFE).to_bytes(4, "big") + b"".join(
+        v.to_bytes(4, "little") for v in (header_size, header_size, len(body))) + b"".join(
+        v.to_bytes(4, "big") for v in (_murmur_hash2(subsystem),
+                                       _murmur_hash2(devtype) if devtype else 0, 0, 0))
+    assert len(header) == header_size
+    sent = 0
+    for path in sorted(root.glob("event[0-9]*")):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            try:
+                sock.connect(str(path))
+                sock.sendmsg([header, body])
+                sent += 1
+            except ConnectionRefusedError:
+                pass  # that monitor is gone
+    return sent
+
+
+# ---------------------------------------------------------------------------
+# python-dbusmock services (logind, UPower, power-profiles-daemon)
+
+
+MOCK_IFACE = "org.freedesktop.DBus.Mock"
+
+
+def busctl_values(values):
+    """(signature, value) pairs as busctl arguments; the signatures must be basic types."""
+    out = []
+    for signature, value in values:
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        out += [signature, str(value)]
+    return out
+
+
+class DBusMock:
+    """`python3 -m dbusmock --template ...` on the private bus, driven through busctl.
+
+    The template's name is owned only once its object and properties exist (dbusmock
+    loads the template before its main loop answers anyone).
+    """
+
+    def __init__(self, bus, template, parameters=None, log_path=None, timeout=5.0):
+        from dbusmock.mockobject import load_module  # only the suites that use mocks need it
+        module = load_module(str(template))
+        self.bus = bus
+        self.name = module.BUS_NAME
+        self.path = module.MAIN_OBJ
+        self.interface = module.MAIN_IFACE
+        argv = [PYTHON, "-m", "dbusmock", "--system", "--template", str(template)]
+        if parameters:
+            argv += ["--parameters", json.dumps(parameters)]
+        self.log_path = Path(log_path) if log_path else None
+        with open(self.log_path or os.devnull, "wb") as log:
+            self.proc = spawn(argv, env=bus.env(), stdout=log, stderr=log)
+        try:
+            wait_until(lambda: self.proc.poll() is not None or bus.name_has_owner(self.name),
+                       timeout, interval=0.05, what="dbusmock to own %s" % self.name)
+        except RigError:
+            self.close()
+            raise
+        if self.proc.poll() is not None:
+            raise RigError("dbusmock %s exited with %s:\n%s"
+                           % (template, self.proc.returncode, self.log()))
+
+    def log(self):
+        try:
+            return self.log_path.read_text(errors="replace") if self.log_path else ""
+        except FileNotFoundError:
+            return ""
+
+    def mock_call(self, method, signature, *args):
+        return self.bus.busctl("call", self.name, self.path, MOCK_IFACE, method, signature,
+                               *[str(a) for a in args])
+
+    def add_property(self, name, signature, value, interface=None):
+        """A new property (no PropertiesChanged: add it before anyone looks)."""
+        self.mock_call("AddProperty", "ssv", interface or self.interface, name,
+                       *busctl_values([(signature, value)]))
+
+    def update_properties(self, properties, interface=None):
+        """properties: {name: (signature, value)}; emits one PropertiesChanged."""
+        args = []
+        for name, typed in properties.items():
+            args += [name] + busctl_values([typed])
+        self.mock_call("UpdateProperties", "sa{sv}", interface or self.interface,
+                       len(properties), *args)
+
+    def emit_signal(self, member, values, interface=None):
+        """values: [(signature, value)] of the signal's arguments."""
+        signature = "".join(s for s, _ in values)
+        self.mock_call("EmitSignal", "sssav", interface or self.interface, member, signature,
+                       len(values), *busctl_values(values))
+
+    def get_property(self, name, interface=None):
+        result = self.bus.busctl("get-property", self.name, self.path,
+                                 interface or self.interface, name)
+        return json.loads(result.stdout)["data"]
+
+    def close(self):
+        """The service leaves the bus."""
+        if self.proc is not None:
+            kill_process(self.proc, signal.SIGTERM)
+            self.proc = None
+
+
+# ---------------------------------------------------------------------------
 # the whole rig
 
 
@@ -980,8 +1144,66 @@ class Rig:
         return client
 
     def uevent(self, device, action="change"):
-        """Send a udev event (add/change/remove) for a FakeAccelerometer to the daemon."""
-        self.testbed.uevent(device.syspath, action)
+        """Send a udev event (add/change/remove) to the daemon, for a FakeAccelerometer
+        or any device given by its syspath (as add_device returned it).
+
+        Not Testbed.uevent(): that looks the device up with libudev in this process,
+        which is not under the preload, so it finds nothing ("No such device").
+        """
+        send_uevent(self.umockdev_dir, device if isinstance(device, str) else device.syspath,
+                    action)
+
+    # -- other fake devices (energy): attributes are files the daemon re-opens on each
+    #    read, so Testbed.set_attribute (a new file) is fine for them
+
+    def add_device(self, subsystem, name, attributes, properties=None):
+        """Add a device to the testbed; returns its syspath as the daemon sees it."""
+        flat_attributes = [str(s) for kv in attributes.items() for s in kv]
+        flat_properties = [str(s) for kv in (properties or {}).items() for s in kv]
+        syspath = self.testbed.add_device(subsystem, name, None, flat_attributes, flat_properties)
+        if not syspath:
+            raise RigError("umockdev refused to add %s/%s" % (subsystem, name))
+        return syspath
+
+    def add_thermal_zone(self, zone_type, celsius, trips=(), name=None):
+        """A thermal zone; trips are (celsius, type) pairs, e.g. (90, "passive")."""
+        if name is None:
+            name = "thermal_zone%d" % len(list(
+                (self.umockdev_dir / "sys/class/thermal").glob("thermal_zone*")))
+        attributes = {"type": zone_type, "temp": "%d" % round(celsius * 1000)}
+        for index, (trip_celsius, trip_type) in enumerate(trips):
+            attributes["trip_point_%d_temp" % index] = "%d" % round(trip_celsius * 1000)
+            attributes["trip_point_%d_type" % index] = trip_type
+        return self.add_device("thermal", name, attributes)
+
+    def add_battery(self, name="BAT0", status="Discharging", capacity=50, extra=None):
+        attributes = {"type": "Battery", "present": "1", "status": status,
+                      "capacity": str(capacity)}
+        attributes.update(extra or {})
+        return self.add_device("power_supply", name, attributes)
+
+    def set_attribute(self, syspath, name, value, uevent=None):
+        """Rewrite a sysfs attribute (a new file); optionally send a udev event after."""
+        self.testbed.set_attribute(syspath, name, str(value))
+        if uevent:
+            self.uevent(syspath, uevent)
+
+    # -- configuration
+
+    def reload(self, config_text=None):
+        """Optionally rewrite the --config file, then SIGHUP the daemon."""
+        if config_text is not None:
+            self.config_path.write_text(config_text)
+        self.daemon.send_signal(signal.SIGHUP)
+
+    # -- other services on the private bus
+
+    def start_mock(self, template, parameters=None):
+        """A python-dbusmock template (name or .py path) serving on the private bus."""
+        mock = DBusMock(self.bus, template, parameters,
+                        log_path=self.tmp / ("mock-%d.log" % len(self._closeables)))
+        self._closeables.append(mock)
+        return mock
 
     # -- teardown
 
