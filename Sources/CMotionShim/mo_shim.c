@@ -38,6 +38,8 @@ static const sd_bus_vtable mo_orientation_vtable[] = {
     MO_PROPERTY("DeviceOrientation", "s"),
     MO_PROPERTY("InterfaceOrientation", "s"),
     MO_PROPERTY("HasAccelerometer", "b"),
+    MO_PROPERTY("Sensor", "s"),
+    MO_PROPERTY("SensorChoice", "s"),
     MO_PROPERTY("Active", "b"),
     MO_PROPERTY("LowEnergyMode", "b"),
     MO_PROPERTY("LowEnergyModeSetting", "s"),

@@ -9,8 +9,8 @@ public struct AccelerometerInfo: Sendable {
     public var syspath: String
     /// The IIO `name` attribute (driver name), when present.
     public var name: String?
-    /// Per-axis scale (m/s^2 per count).
-    public var scale: (x: Double, y: Double, z: Double)
+    /// Scale and offset of the x, y and z channels.
+    public var calibration: [ChannelCalibration]
     /// The mount matrix in force and where it came from.
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: String
@@ -19,85 +19,96 @@ public struct AccelerometerInfo: Sendable {
     public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
 }
 
-/// Finds IIO accelerometers through libudev.
+/// The accelerometer chosen to drive rotation, and why.
+public struct AccelerometerChoice: Sendable {
+    /// Nil when no sensor qualifies.
+    public var info: AccelerometerInfo?
+    /// Which sensor, and why (or why none): for the log and `motion-orientation status`.
+    public var reason: String
+}
+
+/// Finds IIO accelerometers through libudev and chooses the display's.
 public enum AccelerometerDiscovery {
     static let axes: [Character] = ["x", "y", "z"]
 
-    /// Every IIO device with readable `in_accel_{x,y,z}_raw`, in udev's order.
-    public static func findAll() -> [AccelerometerInfo] {
+    /// Every IIO device with the three raw accelerometer channels, in udev's order.
+    public static func candidates() -> [AccelerometerCandidate] {
         guard let udev = udev_new() else {
             Log.error("udev_new failed: \(SystemError("udev_new", errno: errno))")
             return []
         }
         defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "iio")
-        let r = udev_enumerate_scan_devices(enumerate)
-        if r < 0 {
-            Log.error("enumerating IIO devices: \(SystemError("udev_enumerate_scan_devices", errno: -r))")
-            return []
-        }
-        var found: [AccelerometerInfo] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            entry = udev_list_entry_get_next(current)
-            guard let syspath = udev_list_entry_get_name(current).map({ String(cString: $0) }),
-                axes.allSatisfy({ Sysfs.isReadable("\(syspath)/in_accel_\($0)_raw") }),
+        var found: [AccelerometerCandidate] = []
+        for syspath in Udev.devices(subsystem: "iio") {
+            guard axes.allSatisfy({ Sysfs.isReadable("\(syspath)/in_accel_\($0)_raw") }),
                 let device = udev_device_new_from_syspath(udev, syspath)
             else { continue }
             defer { udev_device_unref(device) }
-            found.append(describe(device: device, syspath: syspath))
+            found.append(
+                AccelerometerCandidate(
+                    syspath: syspath, name: attribute(syspath, "name"), label: attribute(syspath, "label"),
+                    udevLocation: property(device, "ACCEL_LOCATION"), sysfsLocation: attribute(syspath, "location")))
         }
         return found
     }
 
-    /// The accelerometer that drives rotation: the first one found, for now (base and
-    /// display sensors are told apart later). Nil when there is none.
-    public static func chooseDisplayAccelerometer() -> AccelerometerInfo? {
-        findAll().first
+    /// The accelerometer that drives rotation (DESIGN.md: never a base sensor unless
+    /// pinned), described with its calibration and mount matrix.
+    public static func choose(_ settings: DaemonSettings) -> AccelerometerChoice {
+        let found = candidates()
+        let (index, reason) = SensorSelection.choose(found, pin: settings.sensorPin)
+        guard let index else { return AccelerometerChoice(info: nil, reason: reason) }
+        return AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
     }
 
-    static func describe(device: OpaquePointer, syspath: String) -> AccelerometerInfo {
-        let name = try? Sysfs.read("\(syspath)/name").trimmingWhitespace()
-        let (matrix, source) = mountMatrix(device: device, syspath: syspath)
-        let scale = (
-            x: channelScale(syspath: syspath, axis: "x"),
-            y: channelScale(syspath: syspath, axis: "y"),
-            z: channelScale(syspath: syspath, axis: "z")
-        )
+    /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset,
+    /// and the mount matrix from the first source that parses. Problems are logged.
+    public static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
+        let syspath = candidate.syspath
+        var calibration: [ChannelCalibration] = []
+        for axis in axes {
+            let (channel, problems) = ChannelCalibration.resolve(
+                scales: sources(syspath, ["in_accel_\(axis)_scale", "in_accel_scale", "scale"]),
+                offsets: sources(syspath, ["in_accel_\(axis)_offset", "in_accel_offset"]))
+            problems.forEach { Log.warning("\(syspath): \($0)") }
+            calibration.append(channel)
+        }
+        var matrixSources: [(source: String, text: String?)] = [
+            ("udev property ACCEL_MOUNT_MATRIX", udevProperty(syspath, "ACCEL_MOUNT_MATRIX"))
+        ]
+        matrixSources += sources(syspath, ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"])
+        let (matrix, source, problems) = MountMatrixResolution.resolve(
+            override: settings.mountMatrixOverride, sources: matrixSources)
+        problems.forEach { Log.warning("\(syspath): \($0)") }
         return AccelerometerInfo(
-            syspath: syspath, name: name, scale: scale, mountMatrix: matrix, mountMatrixSource: source)
+            syspath: syspath, name: candidate.name, calibration: calibration, mountMatrix: matrix,
+            mountMatrixSource: source)
     }
 
-    /// `ACCEL_MOUNT_MATRIX` from udev (systemd's hwdb), else identity. A malformed
-    /// matrix is reported and ignored.
-    static func mountMatrix(device: OpaquePointer, syspath: String) -> (MountMatrix, String) {
-        if let text = udev_device_get_property_value(device, "ACCEL_MOUNT_MATRIX").map({ String(cString: $0) }) {
-            do {
-                return (try MountMatrix(parsing: text), "udev property ACCEL_MOUNT_MATRIX")
-            } catch {
-                Log.warning("\(syspath): ignoring udev property ACCEL_MOUNT_MATRIX=\"\(text)\": \(error)")
-            }
-        }
-        return (.identity, "identity (no mount matrix given)")
+    /// `(source, text)` pairs for sysfs attributes of a device; text nil when absent.
+    static func sources(_ syspath: String, _ files: [String]) -> [(source: String, text: String?)] {
+        files.map { ("\(syspath)/\($0)", attribute(syspath, $0)) }
     }
 
-    /// `in_accel_<axis>_scale`, else `in_accel_scale`, else `scale`, else 1.
-    /// A file that exists but holds no usable scale is reported and skipped.
-    static func channelScale(syspath: String, axis: Character) -> Double {
-        for file in ["in_accel_\(axis)_scale", "in_accel_scale", "scale"] {
-            let path = "\(syspath)/\(file)"
-            guard Sysfs.isReadable(path) else { continue }
-            do {
-                let value = try SysfsNumber.parseDecimal(try Sysfs.read(path))
-                if value > 0 && value.isFinite { return value }
-                Log.warning("\(path): ignoring scale \(value): must be positive")
-            } catch {
-                Log.warning("\(path): ignoring scale: \(error)")
-            }
-        }
-        return 1
+    /// A sysfs attribute's text, trimmed; nil when absent or unreadable.
+    static func attribute(_ syspath: String, _ file: String) -> String? {
+        let path = "\(syspath)/\(file)"
+        guard Sysfs.isReadable(path) else { return nil }
+        return try? Sysfs.read(path).trimmingWhitespace()
+    }
+
+    static func property(_ device: OpaquePointer, _ name: String) -> String? {
+        udev_device_get_property_value(device, name).map { String(cString: $0) }
+    }
+
+    /// A udev property of the device at `syspath` (a fresh udev device, so a `change`
+    /// event's new properties are seen).
+    static func udevProperty(_ syspath: String, _ name: String) -> String? {
+        guard let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_syspath(udev, syspath) else { return nil }
+        defer { udev_device_unref(device) }
+        return property(device, name)
     }
 }
 
@@ -112,7 +123,7 @@ extension String {
     }
 }
 
-/// Reads one accelerometer: the three raw channel files kept open, scaled and turned
+/// Reads one accelerometer: the three raw channel files kept open, calibrated and turned
 /// by the mount matrix. Each failing channel is reported once per bad period.
 public final class AccelerometerReader {
     public let info: AccelerometerInfo
@@ -130,26 +141,16 @@ public final class AccelerometerReader {
 
     /// One reading in m/s^2 in the DESIGN.md frame, or nil when a channel failed.
     public func read() -> Vector3? {
-        var raw: (Int64, Int64, Int64) = (0, 0, 0)
-        for index in 0..<3 {
-            guard let value = readChannel(index) else { return nil }
-            switch index {
-            case 0: raw.0 = value
-            case 1: raw.1 = value
-            default: raw.2 = value
-            }
-        }
-        let scaled = Vector3(
-            Double(raw.0) * info.scale.x, Double(raw.1) * info.scale.y, Double(raw.2) * info.scale.z)
-        return info.mountMatrix.apply(scaled)
+        guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }
+        return info.mountMatrix.apply(Vector3(x, y, z))
     }
 
-    private func readChannel(_ index: Int) -> Int64? {
+    private func readChannel(_ index: Int) -> Double? {
         let channel = channels[index]
         do {
             let value = try SysfsNumber.parseInteger(try channel.read())
             problems.resolve(channel.path)
-            return value
+            return info.calibration[index].apply(value)
         } catch let error as SysfsValueError {
             problems.report(channel.path, "\(channel.path): skipping sample: malformed value: \(error)")
         } catch {

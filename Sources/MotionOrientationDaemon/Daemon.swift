@@ -35,6 +35,9 @@ public final class Daemon {
     var readTimeout: OpaquePointer?
 
     var reader: AccelerometerReader?
+    /// Which sensor was chosen and why (or why none).
+    var sensorChoice = ""
+    private var iioMonitor: UdevMonitor?
     var estimator: OrientationEstimator
     var interfacePolicy: InterfaceOrientationPolicy
     var pendingReads: [OpaquePointer] = []
@@ -70,6 +73,7 @@ public final class Daemon {
     deinit {
         for call in pendingReads { sd_bus_message_unref(call) }
         energy = nil
+        iioMonitor = nil
         sd_event_source_disable_unref(sampleTimer)
         sd_event_source_disable_unref(thermalTimer)
         sd_event_source_disable_unref(readTimeout)
@@ -92,8 +96,11 @@ public final class Daemon {
     public func run() -> Int32 {
         do {
             try setUpEventLoop()
-            takeAccelerometer()
+            takeAccelerometer(AccelerometerDiscovery.choose(settings))
             try setUpBus()
+            iioMonitor = try UdevMonitor(event: event!, subsystems: ["iio"]) { [unowned self] action, _, syspath in
+                self.iioDeviceChanged(action: action, syspath: syspath)
+            }
             energy = try EnergySources(daemon: self)
             updateSensorProxyCompatibility()
         } catch {
@@ -137,20 +144,58 @@ public final class Daemon {
         guard r >= 0 else { throw SystemError("sd_event_set_watchdog", errno: r) }
     }
 
-    /// Picks the accelerometer to use.
-    private func takeAccelerometer() {
-        guard let info = AccelerometerDiscovery.chooseDisplayAccelerometer() else {
-            Log.notice("no accelerometer found; serving with HasAccelerometer=false")
-            return
+    /// Chooses the accelerometer (at start, on udev events for IIO devices, on reload) and
+    /// takes it: a new or changed sensor starts a fresh acquisition for the existing
+    /// claims; no sensor makes `HasAccelerometer` false and the orientations unknown, while
+    /// the claims stay.
+    func takeAccelerometer(_ choice: AccelerometerChoice) {
+        let previous = reader?.info.syspath
+        if choice.reason != sensorChoice { Log.info("accelerometer: \(choice.reason)") }
+        sensorChoice = choice.reason
+        if let info = choice.info {
+            do {
+                reader = try AccelerometerReader(info: info)
+                Log.info(
+                    "using accelerometer \(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"
+                )
+            } catch {
+                Log.error("cannot use accelerometer: \(error)")
+                reader = nil
+            }
+        } else {
+            reader = nil
         }
-        do {
-            reader = try AccelerometerReader(info: info)
-            Log.info(
-                "using accelerometer \(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"
-            )
-        } catch {
-            Log.error("cannot use accelerometer: \(error)")
+        guard bus != nil else { return }  // at start-up, before the bus: nothing to announce
+        let current = reader?.info.syspath
+        if current != previous || current != nil {
+            // A new sensor, or new calibration or mount matrix: decide from fresh readings.
+            estimator.reset()
         }
+        if (current == nil) != (previous == nil) {
+            emitPropertiesChanged(["HasAccelerometer"])
+            emitSensorProxyPropertiesChanged(["HasAccelerometer"])
+        }
+        emitPropertiesChanged(["Sensor", "SensorChoice"])
+        if current == nil {
+            Log.notice("no accelerometer; serving with HasAccelerometer=false and keeping the claims")
+            announce(device: .unknown, interface: .unknown)
+        }
+        // Restart the acquisition if sampling was running (or stop it: no sensor).
+        let wasSampling = plan != .off
+        if wasSampling {
+            suspendSampling()
+            plan = .off
+        }
+        updateSampling()
+        if wasSampling && plan == .off { emitPropertiesChanged(["Active", "SampleIntervalMsec"]) }
+    }
+
+    /// A udev event for an IIO device: re-choose (an added, removed or changed sensor).
+    private func iioDeviceChanged(action: String, syspath: String) {
+        let current = reader?.info.syspath
+        Log.debug("udev: \(action) \(syspath)")
+        if action == "change" && syspath != current { return }
+        takeAccelerometer(AccelerometerDiscovery.choose(settings))
     }
 
     // MARK: - Configuration
@@ -176,6 +221,9 @@ public final class Daemon {
             announce(device: deviceOrientation, interface: interfacePolicy.orientation)
         }
         thermal.settings = settings.thermal
+        if settings.sensorPin != previous.sensorPin || settings.mountMatrixOverride != previous.mountMatrixOverride {
+            takeAccelerometer(AccelerometerDiscovery.choose(settings))
+        }
         updateSensorProxyCompatibility()
         emitPropertiesChanged(["LowEnergyModeSetting"])
         energy?.refreshBatteries()
@@ -256,6 +304,12 @@ public final class Daemon {
             (previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
     }
 
+    /// Stops the timers without touching the plan (the caller re-plans).
+    private func suspendSampling() {
+        sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
+        sd_event_source_set_enabled(thermalTimer, Int32(SD_EVENT_OFF))
+    }
+
     private func armSampleTimer(afterUsec usec: UInt64) {
         armTimer(&sampleTimer, afterUsec: usec) { $0.sample() }
     }
@@ -331,7 +385,7 @@ public final class Daemon {
 
     /// Takes new orientations and emits `PropertiesChanged` and the change signals for
     /// whichever changed.
-    private func announce(device: DeviceOrientation, interface: InterfaceOrientation) {
+    func announce(device: DeviceOrientation, interface: InterfaceOrientation) {
         let deviceChanged = device != deviceOrientation
         let interfaceChanged = interface != interfaceOrientation
         guard deviceChanged || interfaceChanged else { return }

@@ -88,6 +88,8 @@ extension Daemon {
         case "DeviceOrientation": return Bus.append(reply, string: deviceOrientation.name)
         case "InterfaceOrientation": return Bus.append(reply, string: interfaceOrientation.name)
         case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
+        case "Sensor": return Bus.append(reply, string: reader?.info.syspath ?? "")
+        case "SensorChoice": return Bus.append(reply, string: sensorChoice)
         case "Active": return Bus.append(reply, bool: plan != .off)
         case "LowEnergyMode": return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
         case "LowEnergyModeSetting":

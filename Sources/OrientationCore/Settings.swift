@@ -24,6 +24,16 @@ public struct DaemonSettings: Equatable, Sendable {
     public var thermal = ThermalSettings()
     /// How often to sample (`[Sampling]`).
     public var sampling = SamplingPolicy()
+    /// The accelerometer to use whatever its location (`[Sensor] Device=`); nil lets
+    /// `SensorSelection.choose` take the first display accelerometer.
+    public var sensorPin: SensorPin? = nil
+    /// A mount matrix that replaces udev's and the kernel's (`[Sensor] MountMatrix=`); nil uses
+    /// `MountMatrixResolution`'s sources.
+    public var mountMatrixOverride: MountMatrix? = nil
+    /// Read the buffered interface (`/dev/iio:deviceN`) when the device has one
+    /// (`[Sensor] PreferBuffer=`); `no` polls the `_raw` attributes instead. Buffered reads deliver
+    /// every sample with its kernel timestamp and need no read per sample.
+    public var preferBuffer = true
 
     /// Allowed range of `batteryLowPercent`: 0 would never trigger, 100 always.
     public static let batteryLowPercentRange: ClosedRange<Int> = 1...99
@@ -179,8 +189,28 @@ public struct DaemonSettings: Equatable, Sendable {
         case ("Compatibility", "SensorProxy"):
             return Self.boolean(entry.value, into: &sensorProxyCompatibility)
 
-        case ("Sensor", _):
-            return "not supported by this version, ignored"
+        case ("Sensor", "Device"):
+            if entry.value.isEmpty {
+                sensorPin = nil
+            } else {
+                guard let pin = SensorPin(configValue: entry.value) else {
+                    return "expected an IIO name, a sysfs path under /sys/, label:<label> or name:<name>, "
+                        + "found '\(entry.value)'" + keep
+                }
+                sensorPin = pin
+            }
+        case ("Sensor", "MountMatrix"):
+            if entry.value.isEmpty {
+                mountMatrixOverride = nil
+            } else {
+                do {
+                    mountMatrixOverride = try MountMatrix(parsing: entry.value)
+                } catch {
+                    return "\(error), found '\(entry.value)'" + keep
+                }
+            }
+        case ("Sensor", "PreferBuffer"):
+            return Self.boolean(entry.value, into: &preferBuffer)
         default:
             return "unknown key, ignored"
         }

@@ -72,8 +72,10 @@ func record(_ arguments: [String]) throws(ClientError) {
             throw ClientError("unexpected argument '\(argument)'")
         }
     }
-    guard let info = AccelerometerDiscovery.chooseDisplayAccelerometer() else {
-        throw ClientError("no accelerometer found (is this run as root on a device that has one?)")
+    let settings = loadSettings(DaemonOptions()) ?? DaemonSettings()
+    let choice = AccelerometerDiscovery.choose(settings)
+    guard let info = choice.info else {
+        throw ClientError("no accelerometer found: \(choice.reason)")
     }
     let reader: AccelerometerReader
     do {

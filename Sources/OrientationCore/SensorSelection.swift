@@ -1,0 +1,333 @@
+// Which accelerometer drives rotation, which mount matrix applies to it, and how its raw
+// values become m/s^2: the decisions of IIO discovery, made from the text the daemon read.
+
+/// Where an accelerometer sits in a device: in the display (it turns with the screen) or in the
+/// base of a 2-in-1 (it does not, so it must never drive rotation).
+public enum AccelerometerLocation: String, Sendable {
+    /// In the display (or lid): the one that tells the screen's orientation.
+    case display
+    /// In the base (keyboard half) of a convertible.
+    case base
+}
+
+/// What discovery found out about one IIO accelerometer. Text fields are as read (the
+/// selection trims whitespace itself); nil means the attribute or property is absent.
+public struct AccelerometerCandidate: Equatable, Sendable {
+    /// The device's sysfs path, e.g. `/sys/devices/platform/.../iio:device0`.
+    public var syspath: String
+    /// The sysfs `name` attribute (the driver's name, e.g. `accel_3d`, `bmc150_accel`).
+    public var name: String?
+    /// The sysfs `label` attribute (standardized: `accel-display`, `accel-base`).
+    public var label: String?
+    /// The udev property `ACCEL_LOCATION` (systemd's hwdb: `display` or `base`).
+    public var udevLocation: String?
+    /// The sysfs `location` attribute (ChromeOS EC sensors: `lid` or `base`).
+    public var sysfsLocation: String?
+
+    /// Creates a candidate from what discovery read.
+    public init(
+        syspath: String, name: String? = nil, label: String? = nil, udevLocation: String? = nil,
+        sysfsLocation: String? = nil
+    ) {
+        self.syspath = syspath
+        self.name = name
+        self.label = label
+        self.udevLocation = udevLocation
+        self.sysfsLocation = sysfsLocation
+    }
+
+    /// "name (syspath)", or the syspath alone for a sensor without a name, for messages.
+    public var displayName: String {
+        if let name = SensorSelection.present(name) { return "\(name) (\(syspath))" }
+        return syspath
+    }
+}
+
+/// `[Sensor] Device=`: pins the sensor that drives rotation, by IIO name, sysfs path or label.
+public enum SensorPin: Equatable, Sendable, CustomStringConvertible {
+    /// The sysfs `name` attribute must equal this.
+    case name(String)
+    /// The device's sysfs path must equal this (see `matches(_:)`).
+    case path(String)
+    /// The sysfs `label` attribute must equal this.
+    case label(String)
+
+    /// Reads a `Device=` value:
+    /// - "/sys/..." is a sysfs path;
+    /// - "label:xyz" is a label, "name:xyz" an IIO name, "path:/sys/..." a path;
+    /// - a bare word is an IIO name, except the kernel's standardized accelerometer labels
+    ///   "accel-display" and "accel-base", which are labels (no driver is called that, and
+    ///   writing the label alone is what people do);
+    /// - nil for an empty value, an empty name or label, a path outside /sys/, or text with
+    ///   whitespace or control characters inside.
+    ///
+    /// Matching is exact and case-sensitive, as sysfs is.
+    public init?(configValue: String) {
+        let text = String(NumberText.trimmed(configValue))
+        guard !text.isEmpty, !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        if let rest = Self.dropPrefix("label:", text) {
+            guard !rest.isEmpty else { return nil }
+            self = .label(rest)
+        } else if let rest = Self.dropPrefix("name:", text) {
+            guard !rest.isEmpty else { return nil }
+            self = .name(rest)
+        } else if let rest = Self.dropPrefix("path:", text) {
+            guard Self.dropPrefix("/sys/", rest).map({ !$0.isEmpty }) == true else { return nil }
+            self = .path(rest)
+        } else if text.hasPrefix("/") {
+            guard Self.dropPrefix("/sys/", text).map({ !$0.isEmpty }) == true else { return nil }
+            self = .path(text)
+        } else if text == "accel-display" || text == "accel-base" {
+            self = .label(text)
+        } else {
+            self = .name(text)
+        }
+    }
+
+    /// Whether `candidate` is the pinned sensor.
+    ///
+    /// A path matches the syspath exactly (trailing slashes ignored); a path under
+    /// `/sys/bus/iio/devices/` (a symlink to the real device directory, which pure logic cannot
+    /// resolve) matches the device whose syspath ends in the same `iio:deviceN` component.
+    public func matches(_ candidate: AccelerometerCandidate) -> Bool {
+        switch self {
+        case .name(let name): return SensorSelection.present(candidate.name) == name
+        case .label(let label): return SensorSelection.present(candidate.label) == label
+        case .path(let path):
+            let wanted = Self.withoutTrailingSlashes(path)
+            let have = Self.withoutTrailingSlashes(candidate.syspath)
+            if wanted == have { return true }
+            for alias in ["/sys/bus/iio/devices/", "/sys/class/iio/"] {
+                if let node = Self.dropPrefix(alias, wanted), !node.isEmpty, !node.contains("/") {
+                    return have.hasSuffix("/" + node)
+                }
+            }
+            return false
+        }
+    }
+
+    /// The pin as it would be written in the configuration, e.g. "label:accel-display".
+    public var description: String {
+        switch self {
+        case .name(let name): "name:\(name)"
+        case .path(let path): path
+        case .label(let label): "label:\(label)"
+        }
+    }
+
+    private static func dropPrefix(_ prefix: String, _ text: String) -> String? {
+        text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : nil
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+}
+
+/// Which accelerometer drives rotation.
+public enum SensorSelection {
+    /// The location of `candidate`, by precedence:
+    /// 1. the udev property `ACCEL_LOCATION` (`display` or `base`, systemd's hwdb),
+    /// 2. the sysfs `label` (`accel-display` or `accel-base`, the kernel's standardized labels),
+    /// 3. the sysfs `location` attribute (the kernel ABI's values are `lid` and `base`; `lid`
+    ///    means display, and `display` is accepted too),
+    /// 4. else the display: a lone accelerometer without any hint is the screen's.
+    ///
+    /// Words are compared without surrounding whitespace and without regard to case. An unknown
+    /// word at a level falls through to the next, noted in the reason, e.g.
+    /// "label accel-base (ignored: udev property ACCEL_LOCATION=lid is not display or base)".
+    /// A label that is not one of the two location labels is not noted: labels are free-form.
+    public static func location(of candidate: AccelerometerCandidate) -> (
+        location: AccelerometerLocation, reason: String
+    ) {
+        var ignored: [String] = []
+        func reason(_ text: String) -> String {
+            ignored.isEmpty ? text : text + " (ignored: " + ignored.joined(separator: "; ") + ")"
+        }
+
+        if let value = present(candidate.udevLocation) {
+            switch value.lowercased() {
+            case "display": return (.display, reason("udev property ACCEL_LOCATION=\(value)"))
+            case "base": return (.base, reason("udev property ACCEL_LOCATION=\(value)"))
+            default: ignored.append("udev property ACCEL_LOCATION=\(value) is not display or base")
+            }
+        }
+        if let value = present(candidate.label) {
+            switch value.lowercased() {
+            case "accel-display": return (.display, reason("label \(value)"))
+            case "accel-base": return (.base, reason("label \(value)"))
+            default: break
+            }
+        }
+        if let value = present(candidate.sysfsLocation) {
+            switch value.lowercased() {
+            case "lid", "display": return (.display, reason("location attribute \(value)"))
+            case "base": return (.base, reason("location attribute \(value)"))
+            default: ignored.append("location attribute \(value) is not lid or base")
+            }
+        }
+        return (.display, reason("no ACCEL_LOCATION, location label or location attribute, taken as the display's"))
+    }
+
+    /// The sensor that drives rotation, as an index into `candidates` (in discovery order).
+    ///
+    /// - With a pin that matches: the first matching candidate, even a base sensor (the user
+    ///   asked for it; the reason says so).
+    /// - Else the first display sensor; base sensors never drive rotation otherwise. A pin that
+    ///   matches nothing is named in the reason, with the automatic choice that replaces it.
+    /// - nil when nothing qualifies, with the reason: no accelerometer at all, or only base
+    ///   ones (named, with why each counts as base).
+    public static func choose(_ candidates: [AccelerometerCandidate], pin: SensorPin?) -> (
+        index: Int?, reason: String
+    ) {
+        var prefix = ""
+        if let pin {
+            if let index = candidates.firstIndex(where: { pin.matches($0) }) {
+                let candidate = candidates[index]
+                let (location, why) = location(of: candidate)
+                var text = "\(candidate.displayName), pinned by [Sensor] Device=\(pin)"
+                if location == .base {
+                    text += "; it is a base accelerometer (\(why)), used because the configuration asks for it"
+                }
+                return (index, text)
+            }
+            let known = candidates.isEmpty ? "none found" : candidates.map(\.displayName).joined(separator: ", ")
+            prefix = "[Sensor] Device=\(pin) matches no accelerometer (\(known)); "
+        }
+
+        var bases: [String] = []
+        for (index, candidate) in candidates.enumerated() {
+            let (location, why) = location(of: candidate)
+            if location == .display {
+                var text = prefix + "\(candidate.displayName), the display accelerometer (\(why))"
+                if !bases.isEmpty { text += "; base accelerometer ignored: " + bases.joined(separator: ", ") }
+                return (index, text)
+            }
+            bases.append("\(candidate.displayName): \(why)")
+        }
+        if candidates.isEmpty { return (nil, prefix + "no accelerometer was found") }
+        let list = bases.joined(separator: "; ")
+        let what =
+            bases.count == 1
+            ? "only a base accelerometer (\(list)) was found" : "only base accelerometers (\(list)) were found"
+        return (nil, prefix + what + "; a base accelerometer does not turn with the screen")
+    }
+
+    /// `text` without surrounding whitespace, or nil when that leaves nothing.
+    static func present(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let trimmed = NumberText.trimmed(text)
+        return trimmed.isEmpty ? nil : String(trimmed)
+    }
+}
+
+/// Mount matrix sources in precedence order, as the daemon reads them.
+public enum MountMatrixResolution {
+    /// The source name reported for `[Sensor] MountMatrix=`.
+    public static let overrideSource = "[Sensor] MountMatrix="
+    /// The source name reported when no source gives a matrix.
+    public static let identitySource = "identity (no mount matrix given)"
+
+    /// The mount matrix to use.
+    ///
+    /// `override` (`[Sensor] MountMatrix=`) wins, and the sources are then not looked at. Else
+    /// the first of `sources` whose text parses, in the order given (the daemon passes the udev
+    /// property `ACCEL_MOUNT_MATRIX`, then the sysfs attributes `mount_matrix`,
+    /// `in_accel_mount_matrix`, `in_mount_matrix`); nil text means absent and is skipped
+    /// silently, while present text that does not parse (including empty text) gives a problem
+    /// naming the source and falls through. Else the identity.
+    ///
+    /// Returns the matrix, the name of the source used (`overrideSource`, a name from `sources`
+    /// or `identitySource`) and the problems, one line each.
+    public static func resolve(override: MountMatrix?, sources: [(source: String, text: String?)]) -> (
+        matrix: MountMatrix, source: String, problems: [String]
+    ) {
+        if let override { return (override, overrideSource, []) }
+        var problems: [String] = []
+        for (source, text) in sources {
+            guard let text else { continue }
+            do {
+                return (try MountMatrix(parsing: text), source, problems)
+            } catch {
+                problems.append("ignoring the mount matrix from \(source): \(error)")
+            }
+        }
+        return (.identity, identitySource, problems)
+    }
+}
+
+/// Scale and offset of one channel: value = (raw + offset) x scale, the IIO ABI's rule; for an
+/// accelerometer the result is in m/s^2.
+public struct ChannelCalibration: Equatable, Sendable {
+    /// Multiplier from (raw + offset) to the channel's unit (m/s^2 per count for acceleration).
+    public var scale: Double
+    /// Added to the raw value before scaling, in raw counts.
+    public var offset: Double
+
+    /// The calibration that leaves raw values unchanged.
+    public static let identity = ChannelCalibration(scale: 1, offset: 0)
+
+    /// Creates a calibration.
+    public init(scale: Double, offset: Double) {
+        self.scale = scale
+        self.offset = offset
+    }
+
+    /// (raw + offset) x scale.
+    public func apply(_ raw: Int64) -> Double {
+        (Double(raw) + offset) * scale
+    }
+
+    /// Picks the scale and offset from sysfs text.
+    ///
+    /// `scales` and `offsets` are candidates in the caller's precedence order (per channel
+    /// `in_accel_x_scale`, shared `in_accel_scale`, generic `scale`); nil text means absent and
+    /// is skipped. The first usable text wins; a present text that is not a decimal number
+    /// (`.` is the only decimal point, whatever the locale, so "0,0095" is refused) or, for a
+    /// scale, not positive and finite, gives a problem naming the source and falls through.
+    /// Without a usable scale the scale is 1, with a note (the values are then raw counts);
+    /// without a usable offset it is 0, with no note when none was given (most devices have
+    /// no offset attribute), but noted when every given one was refused.
+    public static func resolve(
+        scales: [(source: String, text: String?)], offsets: [(source: String, text: String?)]
+    ) -> (calibration: ChannelCalibration, problems: [String]) {
+        var problems: [String] = []
+        var scale: Double?
+        for (source, text) in scales {
+            guard let text else { continue }
+            do {
+                let value = try SysfsNumber.parseDecimal(text)
+                if value > 0 {
+                    scale = value
+                    break
+                }
+                problems.append(
+                    "ignoring the scale from \(source): must be positive, found \"\(NumberText.excerpt(NumberText.trimmed(text)))\""
+                )
+            } catch {
+                problems.append("ignoring the scale from \(source): \(error)")
+            }
+        }
+        if scale == nil {
+            let tried = scales.map(\.source).joined(separator: ", ")
+            problems.append("no usable scale (\(tried.isEmpty ? "none given" : "tried " + tried)); using 1")
+        }
+
+        var offset: Double?
+        var refusedOffset = false
+        for (source, text) in offsets {
+            guard let text else { continue }
+            do {
+                offset = try SysfsNumber.parseDecimal(text)
+                break
+            } catch {
+                problems.append("ignoring the offset from \(source): \(error)")
+                refusedOffset = true
+            }
+        }
+        if offset == nil && refusedOffset { problems.append("no usable offset; using 0") }
+        return (ChannelCalibration(scale: scale ?? 1, offset: offset ?? 0), problems)
+    }
+}
