@@ -866,13 +866,15 @@ def _murmur_hash2(text):
 _uevent_seqnum = [0]
 
 
-def send_uevent(root, syspath, action="change"):
+def send_uevent(root, syspath, action="change", subsystem=None):
     """What umockdev's uevent_sender does, done from outside the preload: a libudev
     monitor message to every monitor socket ($UMOCKDEV_DIR/event<N>) of preloaded
-    processes. syspath is the device's path under the preload (/sys/devices/...)."""
+    processes. syspath is the device's path under the preload (/sys/devices/...).
+    For a device already removed from the testbed, give its subsystem."""
     root = Path(root)
     directory = root / syspath.lstrip("/")
-    subsystem = os.path.basename(os.readlink(directory / "subsystem"))
+    if subsystem is None:
+        subsystem = os.path.basename(os.readlink(directory / "subsystem"))
     uevent = {}
     try:
         for line in (directory / "uevent").read_text().splitlines():
@@ -1142,6 +1144,14 @@ class Rig:
         client = RunningClient(proc, LineReader(proc, echo=echo), stderr_path)
         self._closeables.append(client)
         return client
+
+    def remove_device(self, device, subsystem="iio"):
+        """Remove a device from the testbed and tell the daemon (udev `remove`)."""
+        syspath = device if isinstance(device, str) else device.syspath
+        if not isinstance(device, str):
+            device.close()
+        self.testbed.remove_device(syspath)
+        send_uevent(self.umockdev_dir, syspath, "remove", subsystem=subsystem)
 
     def uevent(self, device, action="change"):
         """Send a udev event (add/change/remove) to the daemon, for a FakeAccelerometer
