@@ -129,6 +129,8 @@ public final class AccelerometerReader {
     public let info: AccelerometerInfo
     private let channels: [SysfsChannel]
     private var problems = ProblemLog()
+    /// The device's sampling frequency, when it offers a choice.
+    private let rate: SensorRate?
 
     public init(info: AccelerometerInfo) throws(SystemError) {
         self.info = info
@@ -137,6 +139,17 @@ public final class AccelerometerReader {
             channels.append(try SysfsChannel(path: info.rawChannelPath(axis)))
         }
         self.channels = channels
+        self.rate = SensorRate(syspath: info.syspath)
+    }
+
+    /// Sets the device's own rate for sampling every `intervalMsec` (when it has one).
+    public func setSamplingInterval(msec: UInt32) {
+        rate?.apply(intervalMsec: msec)
+    }
+
+    /// Gives the device its sampling frequency back (on exit; also when the reader goes).
+    public func restoreSamplingFrequency() {
+        rate?.restore()
     }
 
     /// One reading in m/s^2 in the DESIGN.md frame, or nil when a channel failed.

@@ -112,6 +112,7 @@ public final class Daemon {
         Log.info("serving \(MO_BUS_NAME) on the system bus")
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
+        reader?.restoreSamplingFrequency()
         if r < 0 {
             Log.error("event loop failed: \(SystemError("sd_event_loop", errno: r))")
             return 1
@@ -288,6 +289,7 @@ public final class Daemon {
             Log.debug("sampling stopped")
             if isPaused { answerPendingReads() }
         case .every(let interval):
+            reader?.setSamplingInterval(msec: interval)
             if previous == .off {
                 // A new acquisition: decide from fresh readings only.
                 estimator.reset()

@@ -235,3 +235,49 @@ def test_a_sensor_appearing_later_is_taken(make_rig):
     rig.uevent(rig.accel, "add")
     rig.wait_for_property("HasAccelerometer", True, 5.0)
     rig.wait_for_property("DeviceOrientation", "portrait-upside-down", 5.0)
+
+
+# -- the device's own sampling frequency
+
+def test_sampling_frequency_follows_the_plan_and_is_restored(make_rig):
+    rig = Rig(accelerometer=False, start_daemon=False)
+    try:
+        accel = rig.add_accelerometer(extra_attributes={
+            "sampling_frequency": "100", "sampling_frequency_available": "1 10 25 50 100"})
+        rig.daemon.start()
+        rate = accel.directory / "sampling_frequency"
+        assert rate.read_text().strip() == "100"  # untouched while idle
+        client = rig.bus_client(start=True)
+        # Still: 700 ms needs 1.43 Hz, so 10 Hz is the lowest that serves it.
+        wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 10.0, what="still rate")
+        wait_until(lambda: rate.read_text().strip() == "10", 5.0, what="10 Hz")
+        # Moving: 40 ms needs 25 Hz.
+        accel.set_pose("landscape-left")
+        wait_until(lambda: rate.read_text().strip() == "25", 5.0, what="25 Hz")
+        client.close()
+        code, _ = rig.daemon.stop()
+        assert code == 0
+        assert rate.read_text().strip() == "100", "not restored on exit"
+    finally:
+        rig.close()
+
+
+def test_unwritable_sampling_frequency_degrades_cleanly(make_rig):
+    rig = Rig(accelerometer=False, start_daemon=False)
+    try:
+        accel = rig.add_accelerometer(extra_attributes={"sampling_frequency_available": "1 10 100"})
+        # An attribute that reads but refuses writes even to root, as on a read-only /sys
+        # (ProtectKernelTunables=yes) or a driver without a writable rate.
+        rate = accel.directory / "sampling_frequency"
+        if rate.exists():
+            rate.unlink()
+        rate.symlink_to("/proc/version")
+        rig.daemon.start()
+        rig.bus_client(start=True)
+        rig.wait_for_property("DeviceOrientation", "portrait", 5.0)
+        accel.set_pose("landscape-right")
+        rig.wait_for_property("DeviceOrientation", "landscape-right", 5.0)
+        notes = [l for l in rig.daemon.log_lines() if "sampling frequency" in l]
+        assert len(notes) == 1 and notes[0].startswith("<5>"), rig.daemon.log()
+    finally:
+        rig.close()
