@@ -14,6 +14,8 @@ public struct AccelerometerInfo: Sendable {
     /// The mount matrix in force and where it came from.
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: String
+    /// The character device of a buffered device (`/dev/iio:deviceN`), when udev has one.
+    public var devnode: String?
 
     /// The raw channel file of an axis.
     public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
@@ -82,7 +84,7 @@ public enum AccelerometerDiscovery {
         problems.forEach { Log.warning("\(syspath): \($0)") }
         return AccelerometerInfo(
             syspath: syspath, name: candidate.name, calibration: calibration, mountMatrix: matrix,
-            mountMatrixSource: source)
+            mountMatrixSource: source, devnode: udevDevnode(syspath))
     }
 
     /// `(source, text)` pairs for sysfs attributes of a device; text nil when absent.
@@ -95,6 +97,15 @@ public enum AccelerometerDiscovery {
         let path = "\(syspath)/\(file)"
         guard Sysfs.isReadable(path) else { return nil }
         return try? Sysfs.read(path).trimmingWhitespace()
+    }
+
+    /// The device node of the device at `syspath`, if any.
+    static func udevDevnode(_ syspath: String) -> String? {
+        guard let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_syspath(udev, syspath) else { return nil }
+        defer { udev_device_unref(device) }
+        return udev_device_get_devnode(device).map { String(cString: $0) }
     }
 
     static func property(_ device: OpaquePointer, _ name: String) -> String? {

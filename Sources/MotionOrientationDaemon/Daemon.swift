@@ -35,6 +35,11 @@ public final class Daemon {
     var readTimeout: OpaquePointer?
 
     var reader: AccelerometerReader?
+    /// The buffered interface of the sensor, preferred while it delivers.
+    private var buffered: BufferedAccelerometer?
+    private var bufferDeadline: OpaquePointer?
+    /// How long a freshly enabled buffer may stay silent before we poll instead.
+    static let bufferDeadlineUsec: UInt64 = 1_000_000
     /// Which sensor was chosen and why (or why none).
     var sensorChoice = ""
     private var iioMonitor: UdevMonitor?
@@ -74,6 +79,8 @@ public final class Daemon {
         for call in pendingReads { sd_bus_message_unref(call) }
         energy = nil
         iioMonitor = nil
+        buffered = nil
+        sd_event_source_disable_unref(bufferDeadline)
         sd_event_source_disable_unref(sampleTimer)
         sd_event_source_disable_unref(thermalTimer)
         sd_event_source_disable_unref(readTimeout)
@@ -112,6 +119,7 @@ public final class Daemon {
         Log.info("serving \(MO_BUS_NAME) on the system bus")
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
+        buffered?.stop()
         reader?.restoreSamplingFrequency()
         if r < 0 {
             Log.error("event loop failed: \(SystemError("sd_event_loop", errno: r))")
@@ -153,7 +161,9 @@ public final class Daemon {
         let previous = reader?.info.syspath
         if choice.reason != sensorChoice { Log.info("accelerometer: \(choice.reason)") }
         sensorChoice = choice.reason
+        buffered = nil
         if let info = choice.info {
+            if settings.preferBuffer { buffered = BufferedAccelerometer(info: info, devnode: info.devnode) }
             do {
                 reader = try AccelerometerReader(info: info)
                 Log.info(
@@ -284,8 +294,7 @@ public final class Daemon {
         plan = next
         switch next {
         case .off:
-            sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
-            sd_event_source_set_enabled(thermalTimer, Int32(SD_EVENT_OFF))
+            suspendSampling()
             Log.debug("sampling stopped")
             if isPaused { answerPendingReads() }
         case .every(let interval):
@@ -294,9 +303,9 @@ public final class Daemon {
                 // A new acquisition: decide from fresh readings only.
                 estimator.reset()
                 lastMotion = nil
-                armSampleTimer(afterUsec: 0)
+                if !startBuffer() { armSampleTimer(afterUsec: 0) }
                 armThermalTimer(afterUsec: 0)
-            } else if interval < previous.intervalMsec {
+            } else if interval < previous.intervalMsec && !(buffered?.isRunning ?? false) {
                 armSampleTimer(afterUsec: UInt64(interval) * 1000)
             }
             Log.debug("sampling every \(interval) ms")
@@ -306,10 +315,41 @@ public final class Daemon {
             (previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
     }
 
-    /// Stops the timers without touching the plan (the caller re-plans).
+    /// Stops the timers and the buffer without touching the plan (the caller re-plans).
     private func suspendSampling() {
         sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
         sd_event_source_set_enabled(thermalTimer, Int32(SD_EVENT_OFF))
+        sd_event_source_set_enabled(bufferDeadline, Int32(SD_EVENT_OFF))
+        buffered?.stop()
+    }
+
+    /// Starts reading the buffered interface, if the sensor has a usable one; a buffer that
+    /// delivers nothing before the deadline, or fails later, falls back to polling.
+    private func startBuffer() -> Bool {
+        guard let buffered, let event else { return false }
+        do {
+            try buffered.start(
+                event: event, sink: { [unowned self] reading, time in self.take(reading, at: time) },
+                onFailure: { [unowned self] why in self.pollInstead(why) })
+        } catch {
+            pollInstead("cannot use the buffer: \(error)")
+            return false
+        }
+        Log.info("reading \(buffered.devnode) (buffered)")
+        armTimer(&bufferDeadline, afterUsec: Daemon.bufferDeadlineUsec) { daemon in
+            if let buffered = daemon.buffered, buffered.isRunning, !buffered.delivered {
+                daemon.pollInstead("\(buffered.devnode) delivered nothing within a second")
+            }
+        }
+        return true
+    }
+
+    /// Gives up on the buffered interface (until the sensor changes) and polls.
+    private func pollInstead(_ why: String) {
+        Log.warning("\(why); polling the channels instead")
+        buffered?.stop()
+        buffered = nil
+        if plan != .off { armSampleTimer(afterUsec: 0) }
     }
 
     private func armSampleTimer(afterUsec usec: UInt64) {
@@ -360,23 +400,27 @@ public final class Daemon {
         }
     }
 
-    /// One tick of the sampling timer: read, estimate, announce, re-plan, re-arm.
+    /// One tick of the sampling timer: read, then take the reading and re-arm.
     private func sample() {
         guard let reader else { return }
         let now = monotonicSeconds()
-        if let reading = reader.read() {
-            let decided = estimator.update(reading, at: now)
-            if decided != .unknown { publish(decided) }
-            updateSensorProxyTilt()
+        if let reading = reader.read() { take(reading, at: now) }
+        if case .every(let interval) = plan, !(buffered?.isRunning ?? false) {
+            armSampleTimer(afterUsec: UInt64(interval) * 1000)
         }
-        if estimator.isSettling { lastMotion = now }
+    }
+
+    /// One reading, polled or from the buffer: estimate, announce, answer waiting reads,
+    /// re-plan.
+    private func take(_ reading: Vector3, at time: Double) {
+        let decided = estimator.update(reading, at: time)
+        if decided != .unknown { publish(decided) }
+        updateSensorProxyTilt()
+        if estimator.isSettling { lastMotion = time }
         if !pendingReads.isEmpty && estimator.orientation != .unknown {
             answerPendingReads()
         }
         updateSampling()
-        if case .every(let interval) = plan {
-            armSampleTimer(afterUsec: UInt64(interval) * 1000)
-        }
     }
 
     /// Announces a decided device orientation and the interface orientation it implies.

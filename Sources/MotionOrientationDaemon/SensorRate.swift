@@ -42,21 +42,12 @@ final class SensorRate {
 
     private func write(_ value: String) {
         guard value != current, !failed else { return }
-        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        var error: Int32 = 0
-        if fd < 0 {
-            error = errno
-        } else {
-            let text = value + "\n"
-            let written = text.utf8.count
-            let n = text.withCString { Glibc.write(fd, $0, written) }
-            if n != written { error = n < 0 ? errno : EIO }
-            close(fd)
-        }
-        if error != 0 {
+        do {
+            try Sysfs.write(path, value)
+        } catch {
             failed = true
-            if error != ENOENT {  // a device that is gone has no rate to keep
-                Log.notice("leaving the sampling frequency as it is: \(SystemError("write", path: path, errno: error))")
+            if error.errno != ENOENT {  // a device that is gone has no rate to keep
+                Log.notice("leaving the sampling frequency as it is: \(error)")
             }
             return
         }

@@ -22,6 +22,17 @@ public enum Sysfs {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes an attribute (one `write(2)`, as sysfs expects).
+    public static func write(_ path: String, _ value: String) throws(SystemError) {
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open for writing", path: path, errno: errno) }
+        defer { close(fd) }
+        let text = value + "\n"
+        let count = text.utf8.count
+        let n = text.withCString { Glibc.write(fd, $0, count) }
+        if n != count { throw SystemError("write", path: path, errno: n < 0 ? errno : EIO) }
+    }
+
     /// Whether an attribute file exists and can be read.
     public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 }

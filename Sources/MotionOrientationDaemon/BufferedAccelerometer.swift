@@ -1,0 +1,197 @@
+import CSystemd
+import Glibc
+import OrientationCore
+
+/// A buffered IIO accelerometer: the kernel pushes scans into `/dev/iio:deviceN` at the
+/// device's rate, and the event loop reads every scan (never a blocking read), decodes it
+/// from the `scan_elements` type descriptions and hands it on with its timestamp.
+///
+/// Set up when sampling starts (channels and timestamp enabled, a trigger picked, the
+/// buffer enabled) and torn down when it stops or the daemon exits.
+final class BufferedAccelerometer {
+    /// What a decoded scan becomes: a reading in the DESIGN.md frame and its time on the
+    /// monotonic clock (seconds).
+    typealias Sink = (_ reading: Vector3, _ time: Double) -> Void
+
+    let info: AccelerometerInfo
+    let devnode: String
+    private let syspath: String
+    private var layout: IIOScanLayout?
+    private var fd: Int32 = -1
+    private var source: OpaquePointer?
+    private var pending: [UInt8] = []
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+    private var enabledFiles: [String] = []
+    private var sink: Sink?
+    private var onFailure: ((String) -> Void)?
+    /// Whether scans have arrived since the buffer was enabled.
+    private(set) var delivered = false
+    /// Whether the buffer is enabled and being read.
+    var isRunning: Bool { fd >= 0 }
+
+    /// A buffered interface for the device, or nil when it has none.
+    init?(info: AccelerometerInfo, devnode: String?) {
+        let scan = "\(info.syspath)/scan_elements"
+        guard let devnode,
+            AccelerometerDiscovery.axes.allSatisfy({ Sysfs.isReadable("\(scan)/in_accel_\($0)_en") }),
+            Sysfs.isReadable("\(info.syspath)/buffer/enable")
+        else { return nil }
+        self.info = info
+        self.devnode = devnode
+        self.syspath = info.syspath
+    }
+
+    deinit { stop() }
+
+    /// Enables the channels, the trigger and the buffer, and starts reading on `event`.
+    /// `onFailure` is called (once) when the device stops delivering for good.
+    func start(event: OpaquePointer, sink: @escaping Sink, onFailure: @escaping (String) -> Void)
+        throws(SystemError)
+    {
+        stop()
+        self.sink = sink
+        self.onFailure = onFailure
+        delivered = false
+        pending = []
+        do throws(SystemError) {
+            try Sysfs.write("\(syspath)/buffer/enable", "0")
+            layout = try enableChannels()
+            try pickTrigger()
+            fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw SystemError("open", path: devnode, errno: errno) }
+            try Sysfs.write("\(syspath)/buffer/enable", "1")
+        } catch {
+            stop()
+            throw error
+        }
+        let r = sd_event_add_io(
+            event, &source, fd, UInt32(EPOLLIN.rawValue),
+            { _, _, revents, context in
+                Unmanaged<BufferedAccelerometer>.fromOpaque(context!).takeUnretainedValue().readable(revents)
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        if r < 0 {
+            stop()
+            throw SystemError("watching \(devnode)", errno: r)
+        }
+    }
+
+    /// Disables the buffer and the channels we enabled, and closes the device node.
+    func stop() {
+        source = sd_event_source_disable_unref(source)
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+            try? Sysfs.write("\(syspath)/buffer/enable", "0")
+        }
+        for file in enabledFiles { try? Sysfs.write(file, "0") }
+        enabledFiles = []
+        sink = nil
+    }
+
+    /// Turns on x, y, z (and the timestamp when there is one) and reads the scan layout.
+    private func enableChannels() throws(SystemError) -> IIOScanLayout {
+        let scan = "\(syspath)/scan_elements"
+        var names = AccelerometerDiscovery.axes.map { "in_accel_\($0)" }
+        if Sysfs.isReadable("\(scan)/in_timestamp_en") { names.append("in_timestamp") }
+        var channels: [IIOScanLayout.Channel] = []
+        for name in names {
+            let typeText = try Sysfs.read("\(scan)/\(name)_type")
+            let indexText = try Sysfs.read("\(scan)/\(name)_index")
+            do {
+                let type = try IIOScanType(parsing: typeText)
+                let index = Int(try SysfsNumber.parseInteger(indexText))
+                channels.append(IIOScanLayout.Channel(name: name, index: index, type: type))
+            } catch {
+                throw SystemError("\(scan)/\(name): \(error)", errno: EINVAL)
+            }
+            try Sysfs.write("\(scan)/\(name)_en", "1")
+            enabledFiles.append("\(scan)/\(name)_en")
+        }
+        do {
+            return try IIOScanLayout(channels: channels)
+        } catch {
+            throw SystemError("\(scan): \(error)", errno: EINVAL)
+        }
+    }
+
+    /// Keeps a trigger already set; else the device's own (`<name>-dev<N>`), else one
+    /// whose name starts with the device's name. Devices without `trigger/` need none.
+    private func pickTrigger() throws(SystemError) {
+        let current = "\(syspath)/trigger/current_trigger"
+        guard Sysfs.isReadable(current) else { return }
+        if !(try Sysfs.read(current).trimmingWhitespace()).isEmpty { return }
+        let deviceName = info.name ?? ""
+        let number = syspath.split(separator: "/").last.map { $0.replacingPrefix("iio:device") } ?? ""
+        var names: [String] = []
+        for trigger in Udev.devices(subsystem: "iio", sysname: "trigger*") {
+            if let name = try? Sysfs.read("\(trigger)/name").trimmingWhitespace() { names.append(name) }
+        }
+        guard
+            let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })
+                ?? names.first(where: { !deviceName.isEmpty && $0.hasPrefix(deviceName) })
+        else { throw SystemError("no trigger offered for \(syspath)", errno: ENODEV) }
+        try Sysfs.write(current, chosen)
+        Log.info("\(syspath): trigger \(chosen)")
+    }
+
+    private func readable(_ revents: UInt32) {
+        while fd >= 0 {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                pending.append(contentsOf: buffer[0..<n])
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            fail(n == 0 ? "\(devnode): end of data" : "\(SystemError("read", path: devnode, errno: errno))")
+            return
+        }
+        deliverScans()
+        if revents & UInt32(EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+            fail("\(devnode): the device hung up")
+        }
+    }
+
+    /// Decodes every whole scan read so far, oldest first, with its time.
+    private func deliverScans() {
+        guard let layout, layout.scanSize > 0, let sink else { return }
+        let (scans, _) = layout.scanCount(inBytes: pending.count)
+        guard scans > 0 else { return }
+        let now = monotonicSeconds()
+        pending.withUnsafeBytes { bytes in
+            // Scan times relative to the newest scan, which arrives now.
+            let newest = layout.scan(scans - 1, in: bytes).flatMap { layout.value(of: "in_timestamp", in: $0) }
+            for number in 0..<scans {
+                // Taking a scan may end sampling (the last claim went): stop there.
+                guard fd >= 0, let scan = layout.scan(number, in: bytes) else { break }
+                guard let x = layout.value(of: "in_accel_x", in: scan),
+                    let y = layout.value(of: "in_accel_y", in: scan),
+                    let z = layout.value(of: "in_accel_z", in: scan)
+                else { continue }
+                var time = now
+                if let newest, let stamp = layout.value(of: "in_timestamp", in: scan) {
+                    time = now - Double(newest - stamp) / 1e9
+                }
+                let raw = Vector3(
+                    info.calibration[0].apply(x), info.calibration[1].apply(y), info.calibration[2].apply(z))
+                sink(info.mountMatrix.apply(raw), time)
+            }
+        }
+        pending.removeFirst(scans * layout.scanSize)
+        delivered = true
+    }
+
+    private func fail(_ why: String) {
+        let report = onFailure
+        stop()
+        onFailure = nil
+        report?(why)
+    }
+}
+
+extension Substring {
+    fileprivate func replacingPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : String(self)
+    }
+}

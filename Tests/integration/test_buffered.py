@@ -1,0 +1,168 @@
+"""Buffered IIO accelerometers (issue 5): scans read from the device node.
+
+The fake device has scan_elements (channel types, indices, enables), a buffer, a trigger
+offered by the driver, and a FIFO in the testbed's /dev standing in for /dev/iio:device0,
+into which the test writes scans the way the kernel would.
+"""
+
+import os
+import struct
+import time
+
+import pytest
+
+from rig import Rig, wait_until
+
+G_RAW = 1000  # raw counts per g (scale 0.00980665)
+
+
+class Layout:
+    """How a test device lays out x, y, z and a timestamp in one scan."""
+
+    def __init__(self, type_text, pack_axis, axis_bytes, timestamp_offset, size):
+        self.type_text = type_text
+        self.pack_axis = pack_axis
+        self.axis_bytes = axis_bytes
+        self.timestamp_offset = timestamp_offset
+        self.size = size
+
+    def scan(self, x, y, z, stamp_ns):
+        data = bytearray(self.size)
+        for i, value in enumerate((x, y, z)):
+            data[i * self.axis_bytes:(i + 1) * self.axis_bytes] = self.pack_axis(value)
+        data[self.timestamp_offset:self.timestamp_offset + 8] = struct.pack("<q", stamp_ns)
+        return bytes(data)
+
+
+LAYOUTS = {
+    # 16 significant bits in 32-bit little-endian storage: offsets 0, 4, 8; timestamp at 16.
+    "le:s16/32>>0": Layout("le:s16/32>>0", lambda v: struct.pack("<i", v), 4, 16, 24),
+    # 12 significant bits, big-endian, shifted left by 4 in 16-bit storage: offsets 0, 2, 4;
+    # timestamp at 8. Values must fit 12 bits signed: use 1 g = 1000 with a scale that fits.
+    "be:s12/16>>4": Layout("be:s12/16>>4",
+                           lambda v: struct.pack(">H", (v << 4) & 0xFFFF), 2, 8, 16),
+}
+
+
+def buffered_rig(layout, with_trigger=True):
+    rig = Rig(accelerometer=False, start_daemon=False)
+    attributes = {"buffer/enable": "0", "buffer/length": "128", "trigger/current_trigger": ""}
+    for index, axis in enumerate("xyz"):
+        attributes["scan_elements/in_accel_%s_en" % axis] = "0"
+        attributes["scan_elements/in_accel_%s_index" % axis] = str(index)
+        attributes["scan_elements/in_accel_%s_type" % axis] = layout.type_text
+    attributes["scan_elements/in_timestamp_en"] = "0"
+    attributes["scan_elements/in_timestamp_index"] = "3"
+    attributes["scan_elements/in_timestamp_type"] = "le:s64/64>>0"
+    # The polled channels say face-up: a decision of anything upright came from the buffer.
+    rig.accel = rig.add_accelerometer(gravity=(0, 0, -9.80665), extra_attributes=attributes,
+                                      extra_properties={"DEVNAME": "iio:device0"})
+    if with_trigger:
+        rig.add_device("iio", "trigger0", {"name": "accel_3d-dev0"})
+    node = rig.umockdev_dir / "dev" / "iio:device0"
+    node.parent.mkdir(exist_ok=True)
+    if node.exists():
+        node.unlink()
+    os.mkfifo(node)
+    rig.fifo = os.open(node, os.O_RDWR | os.O_NONBLOCK)
+    rig.daemon.start()
+    return rig
+
+
+def feed(rig, layout, vectors, spacing=0.02):
+    """Writes one scan per raw vector in a single write, timestamps `spacing` apart and
+    ending now."""
+    now = time.monotonic_ns()
+    count = len(vectors)
+    data = b"".join(layout.scan(x, y, z, now - int((count - 1 - i) * spacing * 1e9))
+                    for i, (x, y, z) in enumerate(vectors))
+    os.write(rig.fifo, data)
+
+
+def attribute(rig, name):
+    return (rig.accel.directory / name).read_text().strip()
+
+
+@pytest.mark.parametrize("type_text", sorted(LAYOUTS))
+def test_scans_give_the_right_orientations(make_rig, type_text):
+    layout = LAYOUTS[type_text]
+    rig = buffered_rig(layout)
+    try:
+        client = rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        assert attribute(rig, "trigger/current_trigger") == "accel_3d-dev0"
+        for axis in "xyz":
+            assert attribute(rig, "scan_elements/in_accel_%s_en" % axis) == "1"
+        assert attribute(rig, "scan_elements/in_timestamp_en") == "1"
+        for raw, device in [((0, -G_RAW, 0), "portrait"), ((G_RAW, 0, 0), "landscape-right"),
+                            ((0, G_RAW, 0), "portrait-upside-down"),
+                            ((-G_RAW, 0, 0), "landscape-left")]:
+            deadline = time.monotonic() + 5
+            while rig.get_property("DeviceOrientation") != device:
+                assert time.monotonic() < deadline, "no %s from the buffer" % device
+                feed(rig, layout, [raw] * 3)
+                time.sleep(0.06)
+        client.close()
+        # Sampling stopped: the buffer and the channels we enabled are off again.
+        wait_until(lambda: attribute(rig, "buffer/enable") == "0", 5.0, what="buffer disabled")
+        for axis in "xyz":
+            assert attribute(rig, "scan_elements/in_accel_%s_en" % axis) == "0"
+        assert not any("polling the channels instead" in l for l in rig.daemon.log_lines())
+    finally:
+        rig.close()
+
+
+def test_every_scan_counts_with_its_timestamp(make_rig):
+    """One write holding a whole second at 50 Hz: portrait, then a quarter turn. With the
+    scans' own timestamps the turn has held long enough by the last scan, so it is decided
+    from this one write; were the scans taken at their arrival time, it could not be."""
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout)
+    try:
+        rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        feed(rig, layout, [(0, -G_RAW, 0)] * 10)
+        rig.wait_for_property("DeviceOrientation", "portrait", 5.0)
+        time.sleep(0.5)
+        feed(rig, layout, [(0, -G_RAW, 0)] * 10 + [(G_RAW, 0, 0)] * 40)
+        rig.wait_for_property("DeviceOrientation", "landscape-right", 2.0)
+    finally:
+        rig.close()
+
+
+def test_silent_buffer_falls_back_to_polling(make_rig):
+    rig = buffered_rig(LAYOUTS["le:s16/32>>0"])
+    try:
+        rig.bus_client(start=True)
+        # Nothing is written to the device node: after its deadline the daemon polls the
+        # channel files, which say face-up.
+        rig.wait_for_property("DeviceOrientation", "face-up", 5.0)
+        assert any("polling the channels instead" in l for l in rig.daemon.log_lines())
+        assert attribute(rig, "buffer/enable") == "0"
+        rig.accel.set_pose("landscape-left")
+        rig.wait_for_property("DeviceOrientation", "landscape-left", 5.0)
+    finally:
+        rig.close()
+
+
+def test_no_trigger_offered_means_polling(make_rig):
+    rig = buffered_rig(LAYOUTS["le:s16/32>>0"], with_trigger=False)
+    try:
+        rig.bus_client(start=True)
+        rig.wait_for_property("DeviceOrientation", "face-up", 5.0)
+        assert any("no trigger" in l for l in rig.daemon.log_lines()), rig.daemon.log()
+    finally:
+        rig.close()
+
+
+def test_buffer_disabled_on_exit(make_rig):
+    rig = buffered_rig(LAYOUTS["be:s12/16>>4"])
+    try:
+        rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        feed(rig, LAYOUTS["be:s12/16>>4"], [(0, -G_RAW, 0)] * 3)
+        code, _ = rig.daemon.stop()
+        assert code == 0
+        assert attribute(rig, "buffer/enable") == "0"
+    finally:
+        rig.close()
