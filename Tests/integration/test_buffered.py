@@ -44,8 +44,8 @@ LAYOUTS = {
 }
 
 
-def buffered_rig(layout, with_trigger=True):
-    rig = Rig(accelerometer=False, start_daemon=False)
+def buffered_rig(layout, with_trigger=True, config_text=""):
+    rig = Rig(accelerometer=False, start_daemon=False, config_text=config_text)
     attributes = {"buffer/enable": "0", "buffer/length": "128", "trigger/current_trigger": ""}
     for index, axis in enumerate("xyz"):
         attributes["scan_elements/in_accel_%s_en" % axis] = "0"
@@ -164,5 +164,16 @@ def test_buffer_disabled_on_exit(make_rig):
         code, _ = rig.daemon.stop()
         assert code == 0
         assert attribute(rig, "buffer/enable") == "0"
+    finally:
+        rig.close()
+
+
+def test_prefer_buffer_no_polls(make_rig):
+    rig = buffered_rig(LAYOUTS["le:s16/32>>0"], config_text="[Sensor]\nPreferBuffer=no\n")
+    try:
+        rig.bus_client(start=True)
+        rig.wait_for_property("DeviceOrientation", "face-up", 5.0)
+        assert attribute(rig, "buffer/enable") == "0"
+        assert not any("buffered" in l for l in rig.daemon.log_lines())
     finally:
         rig.close()
