@@ -13,12 +13,18 @@ UNITDIR     ?= $(call pc_var,systemd,systemdsystemunitdir,$(PREFIX)/lib/systemd/
 SYSUSERSDIR ?= $(call pc_var,systemd,sysusersdir,$(PREFIX)/lib/sysusers.d)
 UDEVDIR     ?= $(call pc_var,udev,udevdir,$(PREFIX)/lib/udev)
 DBUSDIR     ?= $(DATADIR)/dbus-1
+DBUSINTERFACESDIR ?= $(DBUSDIR)/interfaces
+# Man pages by section, and the interface's introspection data (docs/).
+MAN1 := docs/man/motion-orientation.1
+MAN5 := docs/man/motion-orientationd.conf.5
+MAN8 := docs/man/motion-orientationd.8
+INTERFACE_XML := docs/io.github.MotionOrientation1.xml
 
 PYTHON   := /usr/bin/python3
 SWIFT    ?= swift
 RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
-            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy
+            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy groff-base man-db
 
 .PHONY: all deps build test test-unit test-integration demo bench install uninstall clean
 
@@ -47,9 +53,13 @@ test-integration:
 demo: deps build
 	$(PYTHON) Tests/integration/demo.py
 
-# Figures, not tests: estimator throughput and the trace corpus table.
+# Figures, not tests: estimator-bench's throughput and trace corpus table, then
+# motion-orientationd measured side by side with iio-sensor-proxy on one fake device (one
+# table, JSON in bench/results.json). About 8 minutes; BENCH_ARGS=--quick for a 2-minute
+# smoke run; `$(PYTHON) bench/bench.py --help` lists the knobs.
+BENCH_ARGS ?=
 bench: build
-	$(RELEASE)/estimator-bench Tests/traces
+	$(PYTHON) bench/bench.py --build-dir $(RELEASE) $(BENCH_ARGS)
 
 install: build
 	install -Dm755 $(RELEASE)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientationd
@@ -60,6 +70,10 @@ install: build
 	install -Dm644 systemd/io.github.MotionOrientation1.conf $(DESTDIR)$(DBUSDIR)/system.d/io.github.MotionOrientation1.conf
 	install -Dm644 systemd/io.github.MotionOrientation1.service $(DESTDIR)$(DBUSDIR)/system-services/io.github.MotionOrientation1.service
 	install -Dm644 udev/80-motion-orientation.rules $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules
+	install -Dm644 -t $(DESTDIR)$(MANDIR)/man1 $(MAN1)
+	install -Dm644 -t $(DESTDIR)$(MANDIR)/man5 $(MAN5)
+	install -Dm644 -t $(DESTDIR)$(MANDIR)/man8 $(MAN8)
+	install -Dm644 -t $(DESTDIR)$(DBUSINTERFACESDIR) $(INTERFACE_XML)
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf ]; then \
 	  echo "keeping existing $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf"; \
 	else \
@@ -72,7 +86,11 @@ uninstall:
 	  $(DESTDIR)$(SYSUSERSDIR)/motion-orientation.conf \
 	  $(DESTDIR)$(DBUSDIR)/system.d/io.github.MotionOrientation1.conf \
 	  $(DESTDIR)$(DBUSDIR)/system-services/io.github.MotionOrientation1.service \
-	  $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules
+	  $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \
+	  $(DESTDIR)$(DBUSINTERFACESDIR)/$(notdir $(INTERFACE_XML))
 	@echo "left $(DESTDIR)$(SYSCONFDIR)/motion-orientationd.conf in place (your configuration)"
 
 clean:

@@ -31,7 +31,9 @@ public final class Daemon {
     var sensorProxySlots: [OpaquePointer] = []
     var claims: OpaquePointer?
     private var sampleTimer: OpaquePointer?
-    private var thermalTimer: OpaquePointer?
+    /// When the thermal zones were last read (monotonic seconds); nil: read at the next
+    /// reading. Zones are read along with a sensor reading, never on a wakeup of their own.
+    private var lastThermalRead: Double?
     var readTimeout: OpaquePointer?
 
     var reader: AccelerometerReader?
@@ -82,7 +84,6 @@ public final class Daemon {
         buffered = nil
         sd_event_source_disable_unref(bufferDeadline)
         sd_event_source_disable_unref(sampleTimer)
-        sd_event_source_disable_unref(thermalTimer)
         sd_event_source_disable_unref(readTimeout)
         sd_bus_track_unref(claims)
         sensorProxySlots.forEach { sd_bus_slot_unref($0) }
@@ -303,8 +304,8 @@ public final class Daemon {
                 // A new acquisition: decide from fresh readings only.
                 estimator.reset()
                 lastMotion = nil
+                lastThermalRead = nil
                 if !startBuffer() { armSampleTimer(afterUsec: 0) }
-                armThermalTimer(afterUsec: 0)
             } else if interval < previous.intervalMsec && !(buffered?.isRunning ?? false) {
                 armSampleTimer(afterUsec: UInt64(interval) * 1000)
             }
@@ -318,7 +319,6 @@ public final class Daemon {
     /// Stops the timers and the buffer without touching the plan (the caller re-plans).
     private func suspendSampling() {
         sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
-        sd_event_source_set_enabled(thermalTimer, Int32(SD_EVENT_OFF))
         sd_event_source_set_enabled(bufferDeadline, Int32(SD_EVENT_OFF))
         buffered?.stop()
     }
@@ -354,15 +354,6 @@ public final class Daemon {
 
     private func armSampleTimer(afterUsec usec: UInt64) {
         armTimer(&sampleTimer, afterUsec: usec) { $0.sample() }
-    }
-
-    private func armThermalTimer(afterUsec usec: UInt64) {
-        armTimer(&thermalTimer, afterUsec: usec) { daemon in
-            daemon.readThermalZones()
-            if daemon.plan != .off {
-                daemon.armThermalTimer(afterUsec: UInt64(daemon.settings.sampling.thermalIntervalMsec) * 1000)
-            }
-        }
     }
 
     private func armReadTimeout() {
@@ -413,6 +404,11 @@ public final class Daemon {
     /// One reading, polled or from the buffer: estimate, announce, answer waiting reads,
     /// re-plan.
     private func take(_ reading: Vector3, at time: Double) {
+        let interval = Double(settings.sampling.thermalIntervalMsec) / 1000
+        if lastThermalRead.map({ time - $0 >= interval }) ?? true {
+            lastThermalRead = time
+            readThermalZones()
+        }
         let decided = estimator.update(reading, at: time)
         if decided != .unknown { publish(decided) }
         updateSensorProxyTilt()

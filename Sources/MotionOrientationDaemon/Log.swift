@@ -83,6 +83,7 @@ public struct ProblemLog {
 
     /// Marks `source` as working again, noting it when it had a known problem.
     public mutating func resolve(_ source: String) {
-        if open.remove(source) != nil { Log.info("\(source): readable again") }
+        // The common case (nothing wrong) costs no hashing: this runs on every read.
+        if !open.isEmpty, open.remove(source) != nil { Log.info("\(source): readable again") }
     }
 }
