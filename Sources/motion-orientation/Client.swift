@@ -45,6 +45,42 @@ final class DaemonConnection {
         return reply
     }
 
+    /// Calls a method without arguments on the daemon's object without waiting for the
+    /// reply; `completion` runs on the loop the bus is attached to, with nil on success or
+    /// the failure.
+    func callAsync(_ method: String, completion: @escaping (ClientError?) -> Void) {
+        var message: OpaquePointer? = nil
+        var r = sd_bus_message_new_method_call(bus, &message, MO_BUS_NAME, MO_BUS_PATH, MO_BUS_INTERFACE, method)
+        guard r >= 0, let message else {
+            return completion(ClientError("cannot build a call to \(method): \(String(cString: strerror(-r)))"))
+        }
+        defer { sd_bus_message_unref(message) }
+        let box = Unmanaged.passRetained(
+            MessageHandler { reply in
+                var error = sd_bus_error()
+                let failed = sd_bus_message_get_error(reply)
+                if let failed {
+                    sd_bus_error_copy(&error, failed)
+                    completion(DaemonConnection.explain(&error, errno: -EIO, doing: method))
+                    sd_bus_error_free(&error)
+                } else {
+                    completion(nil)
+                }
+            })
+        r = sd_bus_call_async(
+            bus, nil, message,
+            { reply, context, _ in
+                let box = Unmanaged<MessageHandler>.fromOpaque(context!)
+                box.takeUnretainedValue().handle(reply!)
+                box.release()
+                return 0
+            }, box.toOpaque(), DaemonConnection.callTimeoutUsec)
+        if r < 0 {
+            box.release()
+            completion(ClientError("cannot call \(method): \(String(cString: strerror(-r)))"))
+        }
+    }
+
     /// Turns a failed call into a sentence; the daemon not running gets its own.
     static func explain(_ error: UnsafeMutablePointer<sd_bus_error>, errno r: Int32, doing what: String) -> ClientError
     {

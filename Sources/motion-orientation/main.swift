@@ -9,7 +9,19 @@ let usage = """
     Commands:
       get               take a fresh reading; print device=NAME and interface=NAME
       status            print every property of the daemon, one per line
-      monitor [--json]  claim the sensor and print one line per orientation change
+      monitor [--device|--interface] [--json]
+                        claim the sensor and print the current state, then one line
+                        per orientation change ("device NAME", "interface NAME");
+                        a stream option prints that stream only
+      exec [--interface|--device] [--] COMMAND [ARGS...]
+                        claim the sensor and run COMMAND for the current orientation
+                        and on every change of it (interface by default), one run at a
+                        time; the orientation is in MOTION_ORIENTATION,
+                        MOTION_ORIENTATION_VALUE, MOTION_ORIENTATION_DEVICE,
+                        MOTION_ORIENTATION_INTERFACE (see motion-orientation(1))
+      wait [--device|--interface] ORIENTATION [--timeout SECONDS]
+                        claim the sensor until the device orientation (or with
+                        --interface the interface orientation) is ORIENTATION
       replay FILE [--rate HZ] [--config PATH]
                         run the daemon's estimator over a trace (CSV t,x,y,z) and print
                         t,device,interface for each decision; --rate resamples first
@@ -19,13 +31,25 @@ let usage = """
       help              print this help
       version           print the version
 
-    Exit status: 0 on success, 1 when the daemon cannot be reached or fails,
-    2 on a usage error.
+    Exit status: 0 on success (wait: the orientation was reached), 1 when the daemon
+    cannot be reached or fails, 2 on a usage error, 3 when wait timed out.
     """
 
+/// Prints one line on stderr and exits; status 1 unless told otherwise.
 func fail(_ message: String, status: Int32 = 1) -> Never {
     writeAll(STDERR_FILENO, "motion-orientation: \(message)\n")
     exit(status)
+}
+
+/// A mistake on the command line.
+struct UsageFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Prints a usage mistake and exits with status 2.
+func usageFailure(_ message: String) -> Never {
+    fail(message, status: 2)
 }
 
 /// Runs one command; returns its exit status.
@@ -51,12 +75,11 @@ func run(_ arguments: [String]) -> Int32 {
             let lines = try DaemonConnection().allProperties().map { "\($0.name): \($0.value)\n" }
             writeAll(STDOUT_FILENO, lines.joined())
         case "monitor":
-            var json = false
-            for argument in arguments {
-                guard argument == "--json" else { fail("unknown option '\(argument)' for monitor", status: 2) }
-                json = true
-            }
-            return try Monitor(connection: DaemonConnection(), json: json).run()
+            return try monitor(arguments)
+        case "exec":
+            return try execCommand(arguments)
+        case "wait":
+            return try waitCommand(arguments)
         case "replay":
             try replay(arguments)
         case "record":
