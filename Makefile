@@ -24,7 +24,7 @@ PYTHON   := /usr/bin/python3
 SWIFT    ?= swift
 RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
-            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy groff-base man-db
+            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db
 
 .PHONY: all deps build test test-unit test-integration demo bench install uninstall clean
 
@@ -58,7 +58,7 @@ demo: deps build
 # table, JSON in bench/results.json). About 8 minutes; BENCH_ARGS=--quick for a 2-minute
 # smoke run; `$(PYTHON) bench/bench.py --help` lists the knobs.
 BENCH_ARGS ?=
-bench: build
+bench: deps build
 	$(PYTHON) bench/bench.py --build-dir $(RELEASE) $(BENCH_ARGS)
 
 install: build
