@@ -244,6 +244,65 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// Allowed range of `halfTurnSettleTime`.
     public static let halfTurnSettleTimeRange = 0.0...10.0
 
+    // MARK: Calm fast path
+    //
+    // A device that jumps to a new pose and rests there (a brisk quarter turn sampled slowly, a
+    // device set down, a fake device in a test rig) needs neither the low-pass filter nor the
+    // settle time to be believed: a short run of steady readings at 1 g is evidence enough, and
+    // the filter would lag the jump by tens of degrees for a tenth of a second. A calm run is a
+    // sequence of accepted readings, each with a magnitude within `calmMagnitudeBand` of the
+    // 1 g reference and within `calmSpread` of the run's first reading; any other reading (or a
+    // rejected one, or a gap) ends it. A run whose first reading jumped `calmJumpAngle` or more
+    // from the reading before it is the end of a sudden turn; once it has lasted
+    // `calmSettleTime` (and has at least two readings), its mean proposes orientations instead of
+    // the filtered gravity, and a candidate that appears meanwhile commits at once: the run
+    // replaces `quarterTurnSettleTime` and the angular speed gate. Half turns still wait
+    // `halfTurnSettleTime` since the device left the committed orientation, and the rotation
+    // holds (flat, swing, overhead) and `disturbanceHoldTime` still apply. Smooth turns, slow
+    // sweeps, shaking, walking, a drop, tremor near 45 degrees and heavy noise take the
+    // filtered, settle-time path as before.
+
+    /// Evidence time of the calm fast path: how long a calm run after a sudden turn must last
+    /// before it may commit. Seconds, default 0.08: three readings at 25 Hz, five at 50 Hz, two at
+    /// 10 Hz (0.1 s apart), so a step is committed 80-100 ms after the first reading that shows
+    /// it, against about 0.3 s through the filter (time constant 0.1 s to carry the estimate past
+    /// `switchAngle`) and `quarterTurnSettleTime`. Long enough that one stray reading, or two
+    /// that happen to agree, never commit, and that a device still turning faster than about
+    /// `calmSpread` (2.9 degrees) per `calmSettleTime` (36 degrees per second, under
+    /// `steadyAngularSpeed`) cannot keep a run going. Independent of `quarterTurnSettleTime`
+    /// (`SettleTimeMsec=` in the configuration), which stays the evidence time of every other
+    /// change.
+    public var calmSettleTime = 0.08
+    /// Allowed range of `calmSettleTime`.
+    public static let calmSettleTimeRange = 0.02...1.0
+
+    /// Largest distance of a reading from the first reading of its calm run, as a fraction of that
+    /// reading's magnitude; default 0.05 (about 2.9 degrees). Sensor noise of a resting device
+    /// (0.01 g) and light tremor stay within it; a moving device, 0.03 g noise or 3 degrees of
+    /// tremor leave it within a reading or two.
+    public var calmSpread = 0.05
+    /// Allowed range of `calmSpread`.
+    public static let calmSpreadRange = 0.005...0.3
+
+    /// Largest deviation of a calm reading's magnitude from the 1 g reference, as a fraction of
+    /// it; default 0.05. Linear acceleration (walking, shaking, a bump) changes |a| by tenths of
+    /// a g; a device at rest reads 1 g.
+    public var calmMagnitudeBand = 0.05
+    /// Allowed range of `calmMagnitudeBand`.
+    public static let calmMagnitudeBandRange = 0.005...0.3
+
+    /// Smallest change of direction, from the last accepted reading to the first reading of a
+    /// calm run, for the run to count as the end of a sudden turn. Degrees, default 30 (half the
+    /// switch angle). Only such runs take the calm fast path: a jump of this size between two
+    /// readings is a step (a device set down in a new pose, a fake device in a test rig) or a turn
+    /// faster than the sampling, and the low-pass filter lags it by tens of degrees. A smooth
+    /// turn sampled at 10-50 Hz ends with small changes between readings (about 14 degrees for a
+    /// 0.4 s turn at 10 Hz) and keeps the filtered, settle-time path at every rate, so its
+    /// decisions stay the same within a sample period whatever the rate.
+    public var calmJumpAngle = 30.0
+    /// Allowed range of `calmJumpAngle`.
+    public static let calmJumpAngleRange = 10.0...90.0
+
     /// Tolerance when comparing elapsed times with settle times. Seconds, default 0.001: sample
     /// timestamps jitter, and 0.05 s of evidence measured as 0.0499999 must still count.
     public var timingSlack = 0.001
@@ -304,6 +363,10 @@ public struct EstimatorSettings: Sendable, Equatable {
             ("firstDecisionSettleTime", firstDecisionSettleTime, Self.firstDecisionSettleTimeRange),
             ("quarterTurnSettleTime", quarterTurnSettleTime, Self.quarterTurnSettleTimeRange),
             ("halfTurnSettleTime", halfTurnSettleTime, Self.halfTurnSettleTimeRange),
+            ("calmSettleTime", calmSettleTime, Self.calmSettleTimeRange),
+            ("calmSpread", calmSpread, Self.calmSpreadRange),
+            ("calmMagnitudeBand", calmMagnitudeBand, Self.calmMagnitudeBandRange),
+            ("calmJumpAngle", calmJumpAngle, Self.calmJumpAngleRange),
             ("timingSlack", timingSlack, Self.timingSlackRange),
         ]
     }
@@ -375,6 +438,10 @@ public struct EstimatorSettings: Sendable, Equatable {
             quarterTurnSettleTime, Self.quarterTurnSettleTimeRange, defaults.quarterTurnSettleTime)
         s.halfTurnSettleTime = fix(
             halfTurnSettleTime, Self.halfTurnSettleTimeRange, defaults.halfTurnSettleTime)
+        s.calmSettleTime = fix(calmSettleTime, Self.calmSettleTimeRange, defaults.calmSettleTime)
+        s.calmSpread = fix(calmSpread, Self.calmSpreadRange, defaults.calmSpread)
+        s.calmMagnitudeBand = fix(calmMagnitudeBand, Self.calmMagnitudeBandRange, defaults.calmMagnitudeBand)
+        s.calmJumpAngle = fix(calmJumpAngle, Self.calmJumpAngleRange, defaults.calmJumpAngle)
         s.timingSlack = fix(timingSlack, Self.timingSlackRange, defaults.timingSlack)
         return s
     }

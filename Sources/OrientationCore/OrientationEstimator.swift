@@ -17,19 +17,30 @@
 /// 5. A low-pass filter with a time constant computed from the real time step (alpha =
 ///    1 - exp(-dt / tau)), so behaviour is the same at any sample rate; tau grows with the
 ///    magnitude disturbance. A gap longer than `maximumSampleGap` restarts it.
-/// 6. The filtered gravity proposes an orientation: face-up/face-down with enter/leave tilt
-///    thresholds; otherwise, if not lying too flat, the upright orientation by the in-plane
-///    angle, with hysteresis (keep the current axis up to `switchAngle` away from it). Held
-///    overhead (screen down beyond `overheadTilt`), the last upright orientation is kept.
-/// 7. A flat period (tilt beyond `uprightTiltLimit`), a swing (tilt changing faster than
+/// 6. A calm run: accepted readings at 1 g (within `calmMagnitudeBand`) that all stay within
+///    `calmSpread` of the run's first reading. A run whose first reading jumped by
+///    `calmJumpAngle` or more from the reading before it ends a sudden turn (a step); once it has
+///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
+///    for the filtered gravity, which still lags the jump by tens of degrees.
+/// 7. The gravity estimate (the calm mean while such a run is established, else the filtered
+///    gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds;
+///    otherwise, if not lying too flat, the upright orientation by the in-plane angle, with
+///    hysteresis (keep the current axis up to `switchAngle` away from it). Held overhead (screen
+///    down beyond `overheadTilt`), the last upright orientation is kept.
+/// 8. A flat period (filtered tilt beyond `uprightTiltLimit`), a swing (tilt changing faster than
 ///    `swingTiltSpeed`) or an overhead pose blocks rotations (commits of an upright orientation
 ///    other than the last upright one) while it lasts and for a hold time after it.
-/// 8. A changed proposal becomes a candidate; it is committed when it has been proposed
-///    continuously for its settle time, nothing was rejected recently, and the direction is
-///    steady. A 180 degree change needs `halfTurnSettleTime` since the device left the committed
-///    orientation and `quarterTurnSettleTime` of the final proposal; a 90 degree change needs
-///    `quarterTurnSettleTime`. The first decision after init/reset is fast when the reading is
-///    calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`.
+/// 9. A changed proposal becomes a candidate; it is committed when nothing was rejected recently,
+///    no hold applies, and there is evidence for it. The calm fast path: the candidate appeared
+///    during an established sudden-turn calm run, so a step is committed `calmSettleTime` after
+///    the first reading that shows it. Otherwise (smooth turns, and every disturbed or noisy
+///    signal) the candidate must have been proposed continuously for `quarterTurnSettleTime`
+///    while the filtered direction turns slower than `steadyAngularSpeed`. A 180 degree change
+///    also needs `halfTurnSettleTime` since the device left the committed orientation. The
+///    first decision after init/reset is fast when the reading is calm
+///    (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`. A commit made on
+///    the calm mean moves the filtered gravity there, so the filter does not propose the old
+///    orientation again when the run ends.
 public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
@@ -51,6 +62,11 @@ public struct OrientationEstimator: Sendable {
 
     /// The orientation waiting for its evidence time, if any.
     public private(set) var candidate: DeviceOrientation?
+
+    /// The mean reading (m/s^2) of the calm run after a sudden turn while it is established (the
+    /// device jumped to a new pose and rests there, see `EstimatorSettings.calmSettleTime`); it
+    /// then proposes orientations instead of `filteredGravity`. Nil otherwise.
+    public private(set) var calmGravity: Vector3?
 
     // Time of the last reading with a finite timestamp (for detecting time going backwards).
     private var lastTime: Double?
@@ -81,6 +97,20 @@ public struct OrientationEstimator: Sendable {
     // a restart. Not the tilt of the filtered gravity: averaging a fast turn about the screen
     // normal shortens the filtered in-plane part and would fake a tilt change.
     private var readingTilt: Double?
+    // The calm run: its first reading (nil when there is none), when that was, the sum and number
+    // of its readings, the time of its last reading, the accepted reading just before it (nil
+    // when there was none recently), and whether it began with a sudden turn (worked out once,
+    // when the run is established; nil before).
+    private var calmAnchor: Vector3?
+    private var calmStart = 0.0
+    private var calmSum = Vector3.zero
+    private var calmCount = 0
+    private var calmTime = 0.0
+    private var calmJumpedFrom: Vector3?
+    private var calmSudden: Bool?
+    // The last reading the magnitude gate accepted and its time (what a calm run jumped from).
+    private var lastAccepted: Vector3?
+    private var lastAcceptedTime = 0.0
 
     /// Creates an estimator with no history. Settings outside their ranges are clamped.
     public init(settings: EstimatorSettings = EstimatorSettings()) {
@@ -162,6 +192,7 @@ public struct OrientationEstimator: Sendable {
         // calm readings so far, or this reading before there is any.
         let reference = trusted || referenceEvidence > 0 ? gravityReference : magnitude
         let ratio = magnitude / reference
+        updateCalmRun(reading, ratio: ratio, at: time)
 
         // Low-pass filter.
         let elapsed = time - filterTime
@@ -211,8 +242,13 @@ public struct OrientationEstimator: Sendable {
             overheadUntil = max(overheadUntil, time + settings.overheadHoldTime)
         }
 
-        // Proposal and evidence.
-        let proposal = propose(filtered, tilt: tilt)
+        // Proposal and evidence: from the calm mean after a sudden turn, else from the filter.
+        let proposal: DeviceOrientation?
+        if let calmGravity {
+            proposal = propose(calmGravity, tilt: Self.tilt(of: calmGravity))
+        } else {
+            proposal = propose(filtered, tilt: tilt)
+        }
         if proposal == orientation {
             departedSince = nil
         } else if proposal != nil && departedSince == nil {
@@ -226,6 +262,9 @@ public struct OrientationEstimator: Sendable {
         }
         if let candidate, mayCommit(candidate, at: time, calm: calm) {
             commit(candidate)
+            // The filter still lags the sudden turn the calm run has seen, and would propose the old
+            // orientation again once the run ends: it continues from the calm mean instead.
+            if let calmGravity { filteredGravity = calmGravity }
         }
         return orientation
     }
@@ -245,11 +284,57 @@ public struct OrientationEstimator: Sendable {
         blockedUntil = -Double.infinity
         rotationBlockedUntil = -Double.infinity
         overheadUntil = -Double.infinity
+        endCalmRun()
+        lastAccepted = nil
     }
 
-    /// A rejected reading: commits wait `disturbanceHoldTime`.
+    /// A rejected reading: commits wait `disturbanceHoldTime`, and the calm run ends.
     private mutating func reject(at time: Double) {
         blockedUntil = max(blockedUntil, time + settings.disturbanceHoldTime)
+        endCalmRun()
+    }
+
+    /// Extends the calm run with an accepted reading whose magnitude is `ratio` times the 1 g
+    /// reference, starts a new run from it, or ends the run (magnitude off 1 g). Then sets
+    /// `calmGravity` when a run that began with a sudden turn is established.
+    private mutating func updateCalmRun(_ reading: Vector3, ratio: Double, at time: Double) {
+        defer {
+            lastAccepted = reading
+            lastAcceptedTime = time
+        }
+        guard abs(ratio - 1) <= settings.calmMagnitudeBand else {
+            endCalmRun()
+            return
+        }
+        let spread = settings.calmSpread
+        if let anchor = calmAnchor, time - calmTime <= settings.maximumSampleGap,
+            (reading - anchor).dot(reading - anchor) <= spread * spread * anchor.dot(anchor)
+        {
+            calmSum = calmSum + reading
+            calmCount += 1
+        } else {
+            calmAnchor = reading
+            calmStart = time
+            calmSum = reading
+            calmCount = 1
+            calmSudden = nil
+            calmJumpedFrom = time - lastAcceptedTime <= settings.maximumSampleGap ? lastAccepted : nil
+        }
+        calmTime = time
+        guard calmCount >= 2, time - calmStart >= settings.calmSettleTime - settings.timingSlack else {
+            calmGravity = nil
+            return
+        }
+        if calmSudden == nil, let anchor = calmAnchor {
+            calmSudden = calmJumpedFrom.map { $0.angle(to: anchor) >= settings.calmJumpAngle } ?? false
+        }
+        calmGravity = calmSudden == true ? calmSum * (1 / Double(calmCount)) : nil
+    }
+
+    private mutating func endCalmRun() {
+        calmAnchor = nil
+        calmCount = 0
+        calmGravity = nil
     }
 
     /// Feeds a calm, plausible reading magnitude into the 1 g reference: a plain mean while the
@@ -299,9 +384,10 @@ public struct OrientationEstimator: Sendable {
 
     /// Whether the pending `candidate` may be committed at `time`.
     private func mayCommit(_ candidate: DeviceOrientation, at time: Double, calm: Bool) -> Bool {
-        guard time >= blockedUntil, angularSpeed <= settings.steadyAngularSpeed else { return false }
+        guard time >= blockedUntil else { return false }
         let slack = settings.timingSlack
         if orientation == .unknown {
+            guard angularSpeed <= settings.steadyAngularSpeed else { return false }
             // Fast only when the reading is calm; a shaken device still gets a first decision,
             // at the pace of a quarter turn. Rotation holds do not apply: there is nothing to keep.
             let settle = calm ? settings.firstDecisionSettleTime : settings.quarterTurnSettleTime
@@ -313,7 +399,14 @@ public struct OrientationEstimator: Sendable {
             if time < rotationBlockedUntil { return false }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
-        guard time - candidateSince >= settings.quarterTurnSettleTime - slack else { return false }
+        // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
+        // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
+        // the settle time while the filtered direction turns slowly.
+        if !(calmGravity != nil && candidateSince >= calmStart) {
+            guard angularSpeed <= settings.steadyAngularSpeed,
+                time - candidateSince >= settings.quarterTurnSettleTime - slack
+            else { return false }
+        }
         if let from = orientation.gravityDirection, let to = candidate.gravityDirection, from.dot(to) < 0 {
             // A half turn: counted from when the device left the committed orientation.
             let departed = min(departedSince ?? candidateSince, candidateSince)

@@ -129,6 +129,14 @@ enum Corpus {
                 motion: Motion([(2.0, heldPortrait), (2.4, Attitude(turn: -90, lean: 15))]),
                 tremor: 0.5, noise: lightNoise, seed: 7)),
         Entry(
+            name: "step-quarter-turn",
+            summary:
+                "resting in portrait, the reading jumps to landscape-right at once (as `make bench` moves its fake device)",
+            recipe: TraceGenerator(
+                rate: 25, duration: 4,
+                motion: Motion([(1.99, heldPortrait), (1.99, Attitude(turn: 90, lean: 15))]),
+                noise: 0.003 * g, seed: 16)),
+        Entry(
             name: "flip-180-in-0.5s",
             summary: "portrait -> portrait-upside-down in 0.5 s",
             recipe: TraceGenerator(

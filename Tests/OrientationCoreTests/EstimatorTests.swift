@@ -221,12 +221,13 @@ struct EstimatorTests {
 
     @Test(arguments: [10.0, 20.0, 25.0, 50.0, 100.0])
     func filterFollowsRealTimeAtAnyRate(rate: Double) {
-        // A step from portrait to landscape-right at t = 1: the filtered gravity decays toward the
-        // new reading as exp(-elapsed / filterTimeConstant), elapsed counted from the last sample
+        // A step from portrait to 50 degrees (short of the switch angle, so nothing is committed
+        // and the filter is left alone) at t = 1: the filtered gravity decays toward the new
+        // reading as exp(-elapsed / filterTimeConstant), elapsed counted from the last sample
         // before the step, whatever the sample rate.
         var estimator = OrientationEstimator()
         let before = Vector3(0, -g, 0)
-        let after = Vector3(g, 0, 0)
+        let after = gravity(angle: 50)
         let step = 1 / rate
         let last = Int((1.2 * rate).rounded())
         for index in 0...last {
@@ -239,6 +240,9 @@ struct EstimatorTests {
             * (1 - OrientationEstimator.smoothingWeight(elapsed: 0.2 + step, timeConstant: tau))
         let filtered = estimator.filteredGravity ?? .zero
         #expect((filtered - remaining).magnitude < 1e-9, "\(filtered) vs \(remaining)")
+        #expect(estimator.orientation == .portrait)
+        // The calm run after the jump is established, and its mean is the new reading.
+        #expect(((estimator.calmGravity ?? .zero) - after).magnitude < 1e-9)
     }
 
     @Test(arguments: [20.0, 50.0])
@@ -262,12 +266,14 @@ struct EstimatorTests {
     @Test func evidenceBeforeAGapDoesNotCount() {
         var estimator = OrientationEstimator()
         _ = feed(samples(rate: 20, duration: 1) { _ in Vector3(g, 0, 0) }, into: &estimator)
-        for time in [1.0, 1.05, 1.1] {
+        // Readings of a sudden quarter turn for less than calmSettleTime: still pending.
+        for time in [1.0, 1.05, 1.07] {
             #expect(estimator.update(Vector3(0, g, 0), at: time) == .landscapeRight)
         }
         #expect(estimator.candidate == .portraitUpsideDown)
         #expect(estimator.isSettling)
-        // Ten seconds without samples (longer than maximumSampleGap), then the same reading.
+        // Ten seconds without samples (longer than maximumSampleGap), then the same reading: not a
+        // sudden turn any more (nothing recent to jump from), so the settle time applies.
         #expect(estimator.update(Vector3(0, g, 0), at: 11.0) == .landscapeRight)
         let changes = feed(
             samples(rate: 20, duration: 1, start: 11.05) { _ in Vector3(0, g, 0) }, into: &estimator)
@@ -322,9 +328,12 @@ struct EstimatorTests {
         let half = delay(to: Vector3(0, g, 0))
         #expect(quarter != nil && half != nil)
         if let quarter, let half {
-            #expect(quarter >= 0.2 && quarter <= 0.5)
-            #expect(half >= 0.4 && half <= 0.8)
-            #expect(half > quarter + 0.1)
+            // A step: the quarter turn takes the calm fast path, the half turn still waits
+            // halfTurnSettleTime.
+            let settings = EstimatorSettings()
+            #expect(quarter >= settings.calmSettleTime - 1e-9 && quarter <= 0.1)
+            #expect(half >= settings.halfTurnSettleTime && half <= 0.6)
+            #expect(half > quarter + 0.2)
         }
     }
 
@@ -469,7 +478,10 @@ struct EstimatorSettingsTests {
         #expect(settings.firstDecisionSettleTime <= 0.1)
         #expect(settings.lowerMagnitudeGate < 1 && settings.upperMagnitudeGate > 1)
         #expect(settings.nominalGravity == 9.80665)
-        #expect(settings.entries.count == 31)
+        #expect(settings.calmSettleTime <= 0.1 && settings.calmSettleTime < settings.quarterTurnSettleTime)
+        // A step from rest on an axis to past the switch angle always counts as a sudden turn.
+        #expect(settings.calmJumpAngle < settings.switchAngle)
+        #expect(settings.entries.count == 35)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 
@@ -492,10 +504,21 @@ struct EstimatorSettingsTests {
     @Test func longerSettleTimeDelaysTheCommit() {
         var settings = EstimatorSettings()
         settings.quarterTurnSettleTime = 1.0
-        let trace = samples(rate: 50, duration: 4) { t in t < 1 ? Vector3(0, -g, 0) : Vector3(g, 0, 0) }
-        let changes = Trace.replay(trace, settings: settings)
+        // A smooth 0.5 s turn takes the settle-time path: proposed from about 1.35 s, committed a
+        // second later.
+        let turn = samples(rate: 50, duration: 5) { t in gravity(angle: 90 * ramp(t, from: 1, to: 1.5)) }
+        let changes = Trace.replay(turn, settings: settings)
         #expect(changes.map(\.device) == [.portrait, .landscapeRight])
-        if changes.count == 2 { #expect(changes[1].time >= 2.0 - 1e-9 && changes[1].time < 2.3) }
+        if changes.count == 2 { #expect(changes[1].time >= 2.3 && changes[1].time < 2.6) }
+        // A step takes the calm fast path, whose own evidence time does not follow the settle time.
+        let step = samples(rate: 50, duration: 4) { t in t < 1 ? Vector3(0, -g, 0) : Vector3(g, 0, 0) }
+        let fast = Trace.replay(step, settings: settings)
+        #expect(fast.map(\.device) == [.portrait, .landscapeRight])
+        if fast.count == 2 { #expect(fast[1].time >= 1.08 - 1e-9 && fast[1].time <= 1.1) }
+        settings.calmSettleTime = 0.3
+        let slower = Trace.replay(step, settings: settings)
+        #expect(slower.map(\.device) == [.portrait, .landscapeRight])
+        if slower.count == 2 { #expect(slower[1].time >= 1.3 - 1e-9 && slower[1].time <= 1.32) }
     }
 
     @Test func smoothingWeightIsExact() {
