@@ -26,7 +26,8 @@ RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
             python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db
 
-.PHONY: all deps build test test-unit test-integration demo bench install uninstall clean
+.PHONY: all deps build test test-unit test-integration demo bench install uninstall clean \
+        fuzz test-asan valgrind
 
 all: build
 
@@ -95,3 +96,58 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# --- Hardening checks (issue 7); not part of `make test`.
+
+# libFuzzer on OrientationCore's parsers (config, sysfs numbers, mount matrix, traces, scan
+# types): each target FUZZ_SECONDS from its seeds in Fuzz/corpus/<target>; fails on a finding
+# (Fuzz/run.sh prints it; artifacts in $(FUZZ_BUILD)/artifacts).
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   ?= /tmp/mo-fuzz-build
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) Fuzz/run.sh
+
+# The integration suite against daemon and client built with AddressSanitizer (and
+# LeakSanitizer at exit) in their own scratch path. A sanitizer report fails the run: the
+# daemon's exit status at teardown, and any report file left in $(ASAN_BUILD)/reports.
+# Swift keeps a weak reference's side table behind a tagged pointer LeakSanitizer cannot
+# follow, hence the one suppression. The client runs without LeakSanitizer (a command-line
+# tool that exits; its memory errors are still caught). The `make install` test is left out
+# (it builds the release binaries). ASAN_PYTEST_ARGS e.g. -m "not slow".
+ASAN_BUILD       ?= /tmp/mo-asan-build
+ASAN_PYTEST_ARGS ?=
+ASAN_SWIFTFLAGS  := -c release --scratch-path $(ASAN_BUILD) -Xswiftc -sanitize=address \
+                    -Xcc -fsanitize=address -Xswiftc -g
+test-asan: deps
+	$(SWIFT) build $(ASAN_SWIFTFLAGS) --product motion-orientationd
+	$(SWIFT) build $(ASAN_SWIFTFLAGS) --product motion-orientation
+	rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
+	printf 'leak:*formWeakReference*\n' > $(ASAN_BUILD)/lsan.supp
+	printf '#!/bin/sh\nASAN_OPTIONS="$$ASAN_OPTIONS:detect_leaks=0" exec %s "$$@"\n' \
+	  $(ASAN_BUILD)/release/motion-orientation > $(ASAN_BUILD)/motion-orientation-asan
+	chmod +x $(ASAN_BUILD)/motion-orientation-asan
+	MO_DAEMON=$(ASAN_BUILD)/release/motion-orientationd MO_CLIENT=$(ASAN_BUILD)/motion-orientation-asan \
+	  ASAN_OPTIONS=detect_leaks=1:log_path=$(ASAN_BUILD)/reports/asan:log_exe_name=1 \
+	  LSAN_OPTIONS=suppressions=$(ASAN_BUILD)/lsan.supp:print_suppressions=0 \
+	  SWIFT_BACKTRACE=enable=no MO_SANITIZER=address MO_LOAD_SLOWDOWN=3 \
+	  $(PYTHON) -m pytest -v Tests/integration $(ASAN_PYTEST_ARGS) \
+	    --deselect Tests/integration/test_cli.py::test_install_honours_destdir_and_prefix; \
+	  status=$$?; \
+	if ls $(ASAN_BUILD)/reports/asan* >/dev/null 2>&1; then \
+	  echo "test-asan: sanitizer reports:"; cat $(ASAN_BUILD)/reports/asan*; exit 1; \
+	fi; exit $$status
+
+# The release daemon under valgrind's memcheck through rounds of 500 claiming clients
+# (test_load.py::test_valgrind_claim_workload); fails on a memory error or on memory
+# definitely lost at exit. The log: $(VALGRIND_DIR)/memcheck.log. The suppression is the
+# same Swift weak-reference side table as above (a tagged pointer memcheck cannot follow).
+VALGRIND_DIR ?= /tmp/mo-valgrind
+valgrind: build
+	@command -v valgrind >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+	mkdir -p $(VALGRIND_DIR)
+	printf '{\n   swift-weak-reference-side-table\n   Memcheck:Leak\n   match-leak-kinds: definite\n   ...\n   fun:swift_slowAlloc\n   fun:*formWeakReference*\n}\n' \
+	  > $(VALGRIND_DIR)/swift.supp
+	MO_VALGRIND=1 MO_VALGRIND_LOG=$(VALGRIND_DIR)/memcheck.log MO_VALGRIND_SUPP=$(VALGRIND_DIR)/swift.supp \
+	  MO_LOAD_WORKERS=5 MO_LOAD_CLIENTS=100 MO_LOAD_ROUNDS=3 \
+	  $(PYTHON) -m pytest -v -s Tests/integration/test_load.py -k valgrind

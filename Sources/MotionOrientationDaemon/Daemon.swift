@@ -29,7 +29,10 @@ public final class Daemon {
     var objectSlot: OpaquePointer?
     /// The objects of `net.hadess.SensorProxy`, while compatibility is on.
     var sensorProxySlots: [OpaquePointer] = []
-    var claims: OpaquePointer?
+    /// Unique bus names of the clients holding a claim (`Start()`, `ClaimAccelerometer()`).
+    var claimants: Set<String> = []
+    var claimWatch: OpaquePointer?
+    var signalFilter: OpaquePointer?
     private var sampleTimer: OpaquePointer?
     /// When the thermal zones were last read (monotonic seconds); nil: read at the next
     /// reading. Zones are read along with a sensor reading, never on a wakeup of their own.
@@ -85,7 +88,8 @@ public final class Daemon {
         sd_event_source_disable_unref(bufferDeadline)
         sd_event_source_disable_unref(sampleTimer)
         sd_event_source_disable_unref(readTimeout)
-        sd_bus_track_unref(claims)
+        sd_bus_slot_unref(claimWatch)
+        sd_bus_slot_unref(signalFilter)
         sensorProxySlots.forEach { sd_bus_slot_unref($0) }
         sd_bus_slot_unref(objectSlot)
         sd_bus_flush_close_unref(bus)
@@ -110,12 +114,13 @@ public final class Daemon {
                 self.iioDeviceChanged(action: action, syspath: syspath)
             }
             energy = try EnergySources(daemon: self)
+            updateEnergy()
+            try requestName()
             updateSensorProxyCompatibility()
         } catch {
             Log.error("\(error)")
             return 1
         }
-        updateEnergy()
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
         Log.info("serving \(MO_BUS_NAME) on the system bus")
         let r = sd_event_loop(event)
@@ -206,7 +211,8 @@ public final class Daemon {
     private func iioDeviceChanged(action: String, syspath: String) {
         let current = reader?.info.syspath
         Log.debug("udev: \(action) \(syspath)")
-        if action == "change" && syspath != current { return }
+        // A change of another device than ours means nothing, unless we have none.
+        if action == "change" && current != nil && syspath != current { return }
         takeAccelerometer(AccelerometerDiscovery.choose(settings))
     }
 
@@ -285,7 +291,7 @@ public final class Daemon {
     func updateSampling() {
         let now = monotonicSeconds()
         let inputs = SamplingInputs(
-            claims: Int(sd_bus_track_count(claims)), pendingReads: pendingReads.count,
+            claims: claimants.count, pendingReads: pendingReads.count,
             hasAccelerometer: reader != nil, moving: estimator.isSettling,
             secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: !lowEnergyReasons.isEmpty,
             thermalState: thermal.state, paused: isPaused)

@@ -15,7 +15,40 @@ extension Daemon {
         // Losing the bus ends the loop; run() then exits non-zero for systemd to restart us.
         r = sd_bus_set_exit_on_disconnect(bus, 1)
         guard r >= 0 else { throw SystemError("sd_bus_set_exit_on_disconnect", errno: r) }
-        r = sd_bus_request_name(bus, MO_BUS_NAME, 0)
+        // Signals addressed to us by anyone but the bus itself are forged: sd-bus cannot tell
+        // a well-known sender (login1, a power-profiles daemon) from an impostor in them, so
+        // they are dropped before any match sees them.
+        r = sd_bus_add_filter(
+            bus, &signalFilter,
+            { message, _, _ in
+                var type: UInt8 = 0
+                guard let message, sd_bus_message_get_type(message, &type) >= 0 else { return 0 }
+                guard type == UInt8(SD_BUS_MESSAGE_SIGNAL), sd_bus_message_get_destination(message) != nil,
+                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != "org.freedesktop.DBus"
+                else { return 0 }
+                return 1
+            }, nil)
+        guard r >= 0 else { throw SystemError("sd_bus_add_filter", errno: r) }
+        // Claims end when their client leaves the bus: one watch for everyone (a match per
+        // client would run into the bus's limit on match rules per connection).
+        claimWatch = try Bus.addMatch(
+            bus!,
+            rule: "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                + "interface='org.freedesktop.DBus',member='NameOwnerChanged'"
+        ) { [unowned self] message in
+            guard let name = try? Bus.readString(message), name.hasPrefix(":"), self.claimants.contains(name),
+                (try? Bus.readString(message)) != nil, (try? Bus.readString(message)) == ""
+            else { return }
+            self.claimants.remove(name)
+            Log.debug("claim of \(name) ended: it left the bus")
+            self.updateSampling()
+        }
+    }
+
+    /// Takes the bus name, last, once everything it promises is in place (Type=dbus: from
+    /// here on systemd counts the service as started).
+    func requestName() throws(SystemError) {
+        let r = sd_bus_request_name(bus, MO_BUS_NAME, 0)
         guard r >= 0 else { throw SystemError("acquiring the bus name \(MO_BUS_NAME)", errno: r) }
     }
 
@@ -130,29 +163,14 @@ extension Daemon {
         }
         switch member {
         case "Start":
-            if claims == nil {
-                // Made on the first claim and dropped when empty: sd-bus calls the
-                // handler of an empty track again and again until it is released.
-                let r = sd_bus_track_new(
-                    bus, &claims,
-                    { _, context in
-                        Daemon.from(context).claimsEmptied()
-                        return 0
-                    }, unmanaged)
-                if r < 0 { return r }
-            }
-            let r = sd_bus_track_add_sender(claims, call)
-            if r < 0 { return r }
-            Log.debug("claim from \(sender(of: call))")
+            // A set of unique names: a second Start from the same client changes nothing.
+            let caller = sender(of: call)
+            if claimants.insert(caller).inserted { Log.debug("claim from \(caller)") }
             updateSampling()
             return Bus.reply(to: call)
         case "Stop":
             // Releasing a claim the caller does not hold is not an error.
-            if claims != nil {
-                let r = sd_bus_track_remove_sender(claims, call)
-                if r < 0 && r != -EUNATCH { return r }
-            }
-            Log.debug("claim released by \(sender(of: call))")
+            if claimants.remove(sender(of: call)) != nil { Log.debug("claim released by \(sender(of: call))") }
             updateSampling()
             return Bus.reply(to: call)
         case "ReadOrientation":
@@ -176,7 +194,7 @@ extension Daemon {
         guard let setting = LowEnergySetting(rawValue: word) else {
             return sd_bus_error_set(
                 error, "org.freedesktop.DBus.Error.InvalidArgs",
-                "Invalid low energy mode '\(word)': expected auto, on or off")
+                "Invalid low energy mode '\(word.prefix(32))': expected auto, on or off")
         }
         switch isPrivileged(call) {
         case .success(true): break
@@ -233,12 +251,6 @@ extension Daemon {
 
     private func replyOrientation(to call: OpaquePointer) -> Int32 {
         Bus.reply(to: call, strings: [deviceOrientation.name, interfaceOrientation.name])
-    }
-
-    /// The last claim went (released, or its client left the bus).
-    private func claimsEmptied() {
-        claims = sd_bus_track_unref(claims)
-        updateSampling()
     }
 
     func answerPendingReads() {

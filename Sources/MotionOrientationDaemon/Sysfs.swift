@@ -3,10 +3,32 @@ import Glibc
 /// Reading sysfs attribute files directly. libudev's `udev_device_get_sysattr_value`
 /// caches values, so files that change (channel readings) are read here instead.
 public enum Sysfs {
-    /// Reads a whole (small) attribute file once, e.g. a scale or a name.
-    public static func read(_ path: String) throws(SystemError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The most a whole-file read takes (configuration files, attributes).
+    public static let readLimit = 1 << 20
+
+    /// Opens a file for reading without ever blocking: a FIFO or device in place of an
+    /// attribute (or of the configuration) is refused instead of hanging the loop.
+    static func openRegularFile(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
+        var info = stat()
+        if fstat(fd, &info) != 0 {
+            let error = errno
+            close(fd)
+            throw SystemError("fstat", path: path, errno: error)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw SystemError(
+                "open (not a regular file)", path: path, errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
+        }
+        return fd
+    }
+
+    /// Reads a whole (small) file once, e.g. a scale, a name or the configuration. A file
+    /// larger than `readLimit` is refused, never cut short.
+    public static func read(_ path: String) throws(SystemError) -> String {
+        let fd = try openRegularFile(path)
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -16,8 +38,11 @@ public enum Sysfs {
                 if errno == EINTR { continue }
                 throw SystemError("read", path: path, errno: errno)
             }
-            if n == 0 || bytes.count > 65536 { break }
+            if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > readLimit {
+                throw SystemError("read (larger than \(readLimit) bytes)", path: path, errno: EFBIG)
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -45,8 +70,7 @@ public final class SysfsChannel {
     private let buffer: UnsafeMutableRawBufferPointer
 
     public init(path: String) throws(SystemError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
+        let fd = try Sysfs.openRegularFile(path)
         self.path = path
         self.fd = fd
         self.buffer = .allocate(byteCount: 64, alignment: 8)

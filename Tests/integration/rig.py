@@ -292,16 +292,26 @@ SYSTEM_DEFAULT_POLICY = """  <policy context="default">
 class SystemBus:
     """A private dbus-daemon configured as a system bus, listening in `directory`."""
 
-    def __init__(self, directory, policy=PERMISSIVE_POLICY, includes=(), max_connections=4096):
+    def __init__(self, directory, policy=PERMISSIVE_POLICY, includes=(), max_connections=4096,
+                 limits=None):
+        """limits: {limit name: value} replacing or adding <limit> lines of the config,
+        e.g. {"max_match_rules_per_connection": 512} for the stock system-bus value."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.socket = self.directory / "system_bus_socket"
         self.config = self.directory / "bus.conf"
         self.log = self.directory / "bus.log"
         includes_xml = "\n".join("  <include>%s</include>" % Path(p).resolve() for p in includes)
-        self.config.write_text(BUS_CONFIG.format(
+        config = BUS_CONFIG.format(
             socket=self.socket, policy=policy, includes=includes_xml,
-            max_connections=max_connections))
+            max_connections=max_connections)
+        for name, value in (limits or {}).items():
+            line = '  <limit name="%s">%s</limit>\n' % (name, value)
+            config, found = re.subn(r'  <limit name="%s">[^<]*</limit>\n' % re.escape(name),
+                                    lambda _m, line=line: line, config)
+            if not found:
+                config = config.replace("</busconfig>", line + "</busconfig>")
+        self.config.write_text(config)
         self.proc = None
         self.address = None
 
@@ -1015,7 +1025,7 @@ class Rig:
     def __init__(self, accelerometer=True, gravity=POSES["portrait"], scale=DEFAULT_SCALE,
                  channel_scales=None, mount_matrix=None, config_text="", daemon=None,
                  client=None, verbose=True, start_daemon=True, bus_policy=PERMISSIVE_POLICY,
-                 bus_includes=(), daemon_args=()):
+                 bus_includes=(), daemon_args=(), bus_limits=None):
         self.tmp = _short_tempdir("mo-rig-")
         self.daemon_binary = daemon or default_daemon()
         self.client_binary = client or default_client()
@@ -1027,7 +1037,7 @@ class Rig:
         self._closeables = []
         try:
             self.bus = SystemBus(self.tmp / "bus", policy=bus_policy,
-                                 includes=bus_includes).start()
+                                 includes=bus_includes, limits=bus_limits).start()
             self.testbed = UMockdev.Testbed.new()
             self.umockdev_dir = Path(self.testbed.get_root_dir())
             if accelerometer:
