@@ -138,6 +138,20 @@ def test_unit_verifies(tmp_path):
 
 
 @pytest.mark.files
+def test_unit_exposure_is_at_most_two(tmp_path):
+    """systemd-analyze security --offline rates the shipped unit 2.0 or less (issue 7)."""
+    if not shutil.which("systemd-analyze"):
+        pytest.skip("systemd-analyze not installed")
+    unit = tmp_path / UNIT.name
+    unit.write_text(UNIT.read_text().replace("@bindir@", "/usr/bin"))
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)],
+                            capture_output=True, text=True, timeout=60)
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    assert float(match.group(1)) <= 2.0, result.stdout
+
+
+@pytest.mark.files
 def test_unit_contents():
     unit = read_ini(UNIT)
     service = unit["Service"]
