@@ -6,8 +6,9 @@ public enum Sysfs {
     /// The most a whole-file read takes (configuration files, attributes).
     public static let readLimit = 1 << 20
 
-    /// Opens a file for reading without ever blocking: a FIFO or device in place of an
-    /// attribute (or of the configuration) is refused instead of hanging the loop.
+    /// Opens a file for reading without ever blocking: a FIFO, socket or directory in place
+    /// of an attribute (or of the configuration) is refused instead of hanging the loop.
+    /// Character devices are let through (`--config /dev/null`); they are read non-blocking.
     static func openRegularFile(_ path: String) throws(SystemError) -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
@@ -17,7 +18,7 @@ public enum Sysfs {
             close(fd)
             throw SystemError("fstat", path: path, errno: error)
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
+        guard info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFCHR else {
             close(fd)
             throw SystemError(
                 "open (not a regular file)", path: path, errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
