@@ -25,7 +25,7 @@ let package = Package(
             name: "motion-orientation",
             dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
-        .target(name: "MotionOrientation", dependencies: ["CMotionShim", "CSystemd"]),
+        .target(name: "MotionOrientation", dependencies: ["OrientationCore", "CMotionShim", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.
         .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"]),
         // The library's example program, built so that it stays true.

@@ -1,6 +1,7 @@
 // The orientations, notification names and userInfo keys of the MotionOrientation library.
 // Raw values are Apple's (DESIGN.md section 3), so code ported from iOS maps one to one.
 import Foundation
+import OrientationCore
 
 /// How the device is held, from the display accelerometer. The raw values are those of
 /// `UIDeviceOrientation`.
@@ -20,23 +21,13 @@ public enum DeviceOrientation: Int, Sendable, CaseIterable, CustomStringConverti
     /// Lying flat, the screen down.
     case faceDown = 6
 
-    /// The name the daemon uses on the bus, e.g. "landscape-left".
-    public var name: String {
-        switch self {
-        case .unknown: "unknown"
-        case .portrait: "portrait"
-        case .portraitUpsideDown: "portrait-upside-down"
-        case .landscapeLeft: "landscape-left"
-        case .landscapeRight: "landscape-right"
-        case .faceUp: "face-up"
-        case .faceDown: "face-down"
-        }
-    }
+    /// The name the daemon uses on the bus, e.g. "landscape-left" (the daemon's own table).
+    public var name: String { OrientationCore.DeviceOrientation(rawValue: UInt32(rawValue))?.name ?? "unknown" }
 
     /// The orientation the daemon calls `name`, or nil for another word.
     public init?(name: String) {
-        guard let match = DeviceOrientation.allCases.first(where: { $0.name == name }) else { return nil }
-        self = match
+        guard let core = OrientationCore.DeviceOrientation(name: name) else { return nil }
+        self.init(rawValue: Int(core.rawValue))
     }
 
     /// Whether the device stands upright or upside down.
@@ -64,21 +55,13 @@ public enum InterfaceOrientation: Int, Sendable, CaseIterable, CustomStringConve
     /// The interface turned for device landscape-right.
     case landscapeLeft = 4
 
-    /// The name the daemon uses on the bus, e.g. "landscape-right".
-    public var name: String {
-        switch self {
-        case .unknown: "unknown"
-        case .portrait: "portrait"
-        case .portraitUpsideDown: "portrait-upside-down"
-        case .landscapeRight: "landscape-right"
-        case .landscapeLeft: "landscape-left"
-        }
-    }
+    /// The name the daemon uses on the bus, e.g. "landscape-right" (the daemon's own table).
+    public var name: String { OrientationCore.InterfaceOrientation(rawValue: UInt32(rawValue))?.name ?? "unknown" }
 
     /// The orientation the daemon calls `name`, or nil for another word.
     public init?(name: String) {
-        guard let match = InterfaceOrientation.allCases.first(where: { $0.name == name }) else { return nil }
-        self = match
+        guard let core = OrientationCore.InterfaceOrientation(name: name) else { return nil }
+        self.init(rawValue: Int(core.rawValue))
     }
 
     /// Whether the interface is upright or upside down.
