@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 
 /* What an object registration carries as its sd-bus userdata. */
 typedef struct mo_object {
@@ -126,4 +127,10 @@ int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, mo_inte
     }
     sd_bus_slot_set_destroy_callback(*slot, mo_object_free);
     return r;
+}
+
+int mo_evdev_get_abs(int fd, unsigned int code, struct input_absinfo *info) {
+    if (code > ABS_MAX)
+        return -EINVAL;
+    return ioctl(fd, EVIOCGABS(code), info) < 0 ? -errno : 0;
 }

@@ -2,11 +2,14 @@ import CUdev
 import Glibc
 import OrientationCore
 
-/// An IIO accelerometer as found by discovery: where it is and how to turn its raw
-/// counts into a gravity vector in the frame of DESIGN.md section 3.
+/// An accelerometer as found by discovery: where it is and how to turn its raw counts into
+/// a gravity vector in the frame of DESIGN.md section 3.
 public struct AccelerometerInfo: Sendable {
-    /// The device's sysfs directory, e.g. `/sys/devices/.../iio:device0`.
+    /// The device's sysfs directory, e.g. `/sys/devices/.../iio:device0`, or the event
+    /// device of an input accelerometer.
     public var syspath: String
+    /// IIO, or the input subsystem (the fallback).
+    public var subsystem: SensorSubsystem
     /// The IIO `name` attribute (driver name), when present.
     public var name: String?
     /// Scale and offset of the x, y and z channels.
@@ -14,11 +17,18 @@ public struct AccelerometerInfo: Sendable {
     /// The mount matrix in force and where it came from.
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: String
-    /// The character device of a buffered device (`/dev/iio:deviceN`), when udev has one.
+    /// The character device: `/dev/iio:deviceN` of a buffered IIO device, `/dev/input/eventN`
+    /// of an input accelerometer; nil when udev names none.
     public var devnode: String?
 
     /// The raw channel file of an axis.
     public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
+
+    /// Whether an IIO device can be polled (it has the three `in_accel_*_raw` files); a
+    /// device without them is read through its buffer only.
+    public var hasRawChannels: Bool {
+        subsystem == .iio && AccelerometerDiscovery.axes.allSatisfy { Sysfs.isReadable(rawChannelPath($0)) }
+    }
 }
 
 /// The accelerometer chosen to drive rotation, and why.
@@ -29,11 +39,14 @@ public struct AccelerometerChoice: Sendable {
     public var reason: String
 }
 
-/// Finds IIO accelerometers through libudev and chooses the display's.
+/// Finds accelerometers through libudev (IIO devices, then input-subsystem ones) and
+/// chooses the display's.
 public enum AccelerometerDiscovery {
     static let axes: [Character] = ["x", "y", "z"]
 
-    /// Every IIO device with the three raw accelerometer channels, in udev's order.
+    /// Every IIO device with the three accelerometer channels (raw attributes or buffered scan
+    /// elements), then every input event device udev marks `ID_INPUT_ACCELEROMETER=1`, each
+    /// in udev's order.
     public static func candidates() -> [AccelerometerCandidate] {
         guard let udev = udev_new() else {
             Log.error("udev_new failed: \(SystemError("udev_new", errno: errno))")
@@ -42,7 +55,10 @@ public enum AccelerometerDiscovery {
         defer { udev_unref(udev) }
         var found: [AccelerometerCandidate] = []
         for syspath in Udev.devices(subsystem: "iio") {
-            guard axes.allSatisfy({ Sysfs.isReadable("\(syspath)/in_accel_\($0)_raw") }),
+            let hasAxes = { (file: (Character) -> String) in
+                axes.allSatisfy { Sysfs.isReadable("\(syspath)/\(file($0))") }
+            }
+            guard hasAxes({ "in_accel_\($0)_raw" }) || hasAxes({ "scan_elements/in_accel_\($0)_en" }),
                 let device = udev_device_new_from_syspath(udev, syspath)
             else { continue }
             defer { udev_device_unref(device) }
@@ -50,6 +66,15 @@ public enum AccelerometerDiscovery {
                 AccelerometerCandidate(
                     syspath: syspath, name: attribute(syspath, "name"), label: attribute(syspath, "label"),
                     udevLocation: property(device, "ACCEL_LOCATION"), sysfsLocation: attribute(syspath, "location")))
+        }
+        for syspath in Udev.devices(subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1")) {
+            guard let device = udev_device_new_from_syspath(udev, syspath) else { continue }
+            defer { udev_device_unref(device) }
+            guard udev_device_get_devnode(device) != nil else { continue }
+            found.append(
+                AccelerometerCandidate(
+                    syspath: syspath, subsystem: .input, name: attribute(syspath, "device/name"),
+                    udevLocation: property(device, "ACCEL_LOCATION")))
         }
         return found
     }
@@ -63,28 +88,44 @@ public enum AccelerometerDiscovery {
         return AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
     }
 
-    /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset,
-    /// and the mount matrix from the first source that parses. Problems are logged.
+    /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset
+    /// (an input accelerometer's from its axes' resolution), and the mount matrix from the
+    /// first source that parses. Problems are logged.
     public static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
         let syspath = candidate.syspath
-        var calibration: [ChannelCalibration] = []
-        for axis in axes {
-            let (channel, problems) = ChannelCalibration.resolve(
-                scales: sources(syspath, ["in_accel_\(axis)_scale", "in_accel_scale", "scale"]),
-                offsets: sources(syspath, ["in_accel_\(axis)_offset", "in_accel_offset"]))
-            problems.forEach { Log.warning("\(syspath): \($0)") }
-            calibration.append(channel)
-        }
+        let devnode = udevDevnode(syspath)
+        let calibration: [ChannelCalibration]
         var matrixSources: [(source: String, text: String?)] = [
             ("udev property ACCEL_MOUNT_MATRIX", udevProperty(syspath, "ACCEL_MOUNT_MATRIX"))
         ]
-        matrixSources += sources(syspath, ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"])
+        switch candidate.subsystem {
+        case .iio:
+            calibration = axes.map { axis in
+                let (channel, problems) = ChannelCalibration.resolve(
+                    scales: sources(syspath, ["in_accel_\(axis)_scale", "in_accel_scale", "scale"]),
+                    offsets: sources(syspath, ["in_accel_\(axis)_offset", "in_accel_offset"]))
+                problems.forEach { Log.warning("\(syspath): \($0)") }
+                return channel
+            }
+            matrixSources += sources(syspath, ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"])
+        case .input:
+            // An input device has no scale or mount matrix attributes: its axes say their resolution.
+            calibration = InputAccelerometer.calibration(devnode: devnode, syspath: syspath)
+        }
         let (matrix, source, problems) = MountMatrixResolution.resolve(
             override: settings.mountMatrixOverride, sources: matrixSources)
         problems.forEach { Log.warning("\(syspath): \($0)") }
         return AccelerometerInfo(
-            syspath: syspath, name: candidate.name, calibration: calibration, mountMatrix: matrix,
-            mountMatrixSource: source, devnode: udevDevnode(syspath))
+            syspath: syspath, subsystem: candidate.subsystem, name: candidate.name, calibration: calibration,
+            mountMatrix: matrix, mountMatrixSource: source, devnode: devnode)
+    }
+
+    /// The reader that polls the sensor described by `info`.
+    public static func reader(for info: AccelerometerInfo) throws(SystemError) -> any AccelerometerSource {
+        switch info.subsystem {
+        case .iio: try AccelerometerReader(info: info)
+        case .input: try InputAccelerometerReader(info: info)
+        }
     }
 
     /// `(source, text)` pairs for sysfs attributes of a device; text nil when absent.
@@ -134,9 +175,25 @@ extension String {
     }
 }
 
-/// Reads one accelerometer: the three raw channel files kept open, calibrated and turned
-/// by the mount matrix. Each failing channel is reported once per bad period.
-public final class AccelerometerReader {
+/// A sensor the daemon polls: an IIO device's raw channels, or an input device's axes.
+public protocol AccelerometerSource: AnyObject {
+    /// What discovery found out about the sensor.
+    var info: AccelerometerInfo { get }
+    /// One reading in m/s^2 in the DESIGN.md frame, or nil when it failed (reported once
+    /// per bad period).
+    func read() -> Vector3?
+    /// Sets the device's own rate for sampling every `msec` (when it has one).
+    func setSamplingInterval(msec: UInt32)
+    /// Sampling stopped: lets go of what only sampling needs.
+    func stopSampling()
+    /// Gives the device its own rate back (on exit; also when the reader goes).
+    func restoreSamplingFrequency()
+}
+
+/// Reads one IIO accelerometer: the three raw channel files kept open, calibrated and turned
+/// by the mount matrix. Each failing channel is reported once per bad period. A device
+/// without raw channels (read through its buffer only) gives no polled readings.
+public final class AccelerometerReader: AccelerometerSource {
     public let info: AccelerometerInfo
     private let channels: [SysfsChannel]
     private var problems = ProblemLog()
@@ -146,25 +203,30 @@ public final class AccelerometerReader {
     public init(info: AccelerometerInfo) throws(SystemError) {
         self.info = info
         var channels: [SysfsChannel] = []
-        for axis in AccelerometerDiscovery.axes {
-            channels.append(try SysfsChannel(path: info.rawChannelPath(axis)))
+        if info.hasRawChannels {
+            for axis in AccelerometerDiscovery.axes {
+                channels.append(try SysfsChannel(path: info.rawChannelPath(axis)))
+            }
         }
         self.channels = channels
         self.rate = SensorRate(syspath: info.syspath)
     }
 
-    /// Sets the device's own rate for sampling every `intervalMsec` (when it has one).
     public func setSamplingInterval(msec: UInt32) {
         rate?.apply(intervalMsec: msec)
     }
 
-    /// Gives the device its sampling frequency back (on exit; also when the reader goes).
+    public func stopSampling() {}
+
     public func restoreSamplingFrequency() {
         rate?.restore()
     }
 
-    /// One reading in m/s^2 in the DESIGN.md frame, or nil when a channel failed.
     public func read() -> Vector3? {
+        guard !channels.isEmpty else {
+            problems.report(info.syspath, "\(info.syspath) has no in_accel_*_raw channels to poll; it is read through its buffer only")
+            return nil
+        }
         guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }
         return info.mountMatrix.apply(Vector3(x, y, z))
     }

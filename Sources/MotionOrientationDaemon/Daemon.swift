@@ -39,7 +39,7 @@ public final class Daemon {
     private var lastThermalRead: Double?
     var readTimeout: OpaquePointer?
 
-    var reader: AccelerometerReader?
+    var reader: (any AccelerometerSource)?
     /// The buffered interface of the sensor, preferred while it delivers.
     private var buffered: BufferedAccelerometer?
     private var bufferDeadline: OpaquePointer?
@@ -47,7 +47,7 @@ public final class Daemon {
     static let bufferDeadlineUsec: UInt64 = 1_000_000
     /// Which sensor was chosen and why (or why none).
     var sensorChoice = ""
-    private var iioMonitor: UdevMonitor?
+    private var sensorMonitor: UdevMonitor?
     var estimator: OrientationEstimator
     var interfacePolicy: InterfaceOrientationPolicy
     var pendingReads: [OpaquePointer] = []
@@ -83,7 +83,7 @@ public final class Daemon {
     deinit {
         for call in pendingReads { sd_bus_message_unref(call) }
         energy = nil
-        iioMonitor = nil
+        sensorMonitor = nil
         buffered = nil
         sd_event_source_disable_unref(bufferDeadline)
         sd_event_source_disable_unref(sampleTimer)
@@ -110,8 +110,11 @@ public final class Daemon {
             try setUpEventLoop()
             takeAccelerometer(AccelerometerDiscovery.choose(settings))
             try setUpBus()
-            iioMonitor = try UdevMonitor(event: event!, subsystems: ["iio"]) { [unowned self] action, _, syspath in
-                self.iioDeviceChanged(action: action, syspath: syspath)
+            sensorMonitor = try UdevMonitor(event: event!, subsystems: ["iio", "input"]) {
+                [unowned self] action, subsystem, syspath, property in
+                // Keyboards, mice and the like come and go: only accelerometers matter.
+                if subsystem == "input" && property("ID_INPUT_ACCELEROMETER") != "1" { return }
+                self.sensorDeviceChanged(action: action, syspath: syspath)
             }
             energy = try EnergySources(daemon: self)
             updateEnergy()
@@ -169,9 +172,11 @@ public final class Daemon {
         sensorChoice = choice.reason
         buffered = nil
         if let info = choice.info {
-            if settings.preferBuffer { buffered = BufferedAccelerometer(info: info, devnode: info.devnode) }
+            if info.subsystem == .iio && (settings.preferBuffer || !info.hasRawChannels) {
+                buffered = BufferedAccelerometer(info: info, devnode: info.devnode)
+            }
             do {
-                reader = try AccelerometerReader(info: info)
+                reader = try AccelerometerDiscovery.reader(for: info)
                 Log.info(
                     "using accelerometer \(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"
                 )
@@ -207,8 +212,9 @@ public final class Daemon {
         if wasSampling && plan == .off { emitPropertiesChanged(["Active", "SampleIntervalMsec"]) }
     }
 
-    /// A udev event for an IIO device: re-choose (an added, removed or changed sensor).
-    private func iioDeviceChanged(action: String, syspath: String) {
+    /// A udev event for an IIO device or an input accelerometer: re-choose (an added, removed
+    /// or changed sensor).
+    private func sensorDeviceChanged(action: String, syspath: String) {
         let current = reader?.info.syspath
         Log.debug("udev: \(action) \(syspath)")
         // A change of another device than ours means nothing, unless we have none.
@@ -327,6 +333,7 @@ public final class Daemon {
         sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
         sd_event_source_set_enabled(bufferDeadline, Int32(SD_EVENT_OFF))
         buffered?.stop()
+        reader?.stopSampling()
     }
 
     /// Starts reading the buffered interface, if the sensor has a usable one; a buffer that
@@ -350,8 +357,14 @@ public final class Daemon {
         return true
     }
 
-    /// Gives up on the buffered interface (until the sensor changes) and polls.
+    /// Gives up on the buffered interface (until the sensor changes) and polls. A device
+    /// without raw channels cannot be polled: its buffer is kept (tried again at the next
+    /// acquisition if it failed).
     private func pollInstead(_ why: String) {
+        if let reader, reader.info.subsystem == .iio, !reader.info.hasRawChannels {
+            Log.warning("\(why); \(reader.info.syspath) has no raw channels to poll, only its buffer")
+            return
+        }
         Log.warning("\(why); polling the channels instead")
         buffered?.stop()
         buffered = nil

@@ -56,7 +56,7 @@ final class EnergySources {
             guard let sleeping = try? Bus.readBool(message) else { return }
             self.sleepChanged(sleeping)
         }
-        udevMonitor = try UdevMonitor(event: event, subsystems: ["power_supply"]) { [unowned self] _, _, _ in
+        udevMonitor = try UdevMonitor(event: event, subsystems: ["power_supply"]) { [unowned self] _, _, _, _ in
             self.refreshBatteries()
             self.daemon.updateEnergy()
         }

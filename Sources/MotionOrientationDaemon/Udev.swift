@@ -5,14 +5,17 @@ import Glibc
 /// The udev context of the process, and the devices of a subsystem.
 public enum Udev {
     /// The sysfs paths of the devices of `subsystem` (whose sysname matches `sysname`, a
-    /// glob, when given), in udev's order.
-    public static func devices(subsystem: String, sysname: String? = nil) -> [String] {
+    /// glob, and which have the udev `property` with that value, when given), in udev's order.
+    public static func devices(
+        subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil
+    ) -> [String] {
         guard let udev = udev_new() else { return [] }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { return [] }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, subsystem)
         if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
+        if let property { udev_enumerate_add_match_property(enumerate, property.name, property.value) }
         let r = udev_enumerate_scan_devices(enumerate)
         if r < 0 {
             Log.error("enumerating \(subsystem) devices: \(SystemError("udev_enumerate_scan_devices", errno: r))")
@@ -28,10 +31,14 @@ public enum Udev {
     }
 }
 
-/// A udev monitor on the event loop: calls `handler(action, subsystem, syspath)` for each
-/// uevent of the watched subsystems (hotplug and `change` events, never polled).
+/// A udev monitor on the event loop: calls `handler(action, subsystem, syspath, property)` for
+/// each uevent of the watched subsystems (hotplug and `change` events, never polled);
+/// `property` looks up the event's udev properties during the call (also on `remove`, when
+/// the device is gone from sysfs).
 public final class UdevMonitor {
-    public typealias Handler = (_ action: String, _ subsystem: String, _ syspath: String) -> Void
+    public typealias Handler = (
+        _ action: String, _ subsystem: String, _ syspath: String, _ property: (String) -> String?
+    ) -> Void
     private let udev: OpaquePointer
     private let monitor: OpaquePointer
     private var source: OpaquePointer?
@@ -74,7 +81,9 @@ public final class UdevMonitor {
             let action = udev_device_get_action(device).map { String(cString: $0) } ?? "change"
             let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) } ?? ""
             guard let syspath = udev_device_get_syspath(device).map({ String(cString: $0) }) else { continue }
-            handler(action, subsystem, syspath)
+            handler(action, subsystem, syspath) { name in
+                udev_device_get_property_value(device, name).map { String(cString: $0) }
+            }
         }
     }
 }

@@ -10,11 +10,23 @@ public enum AccelerometerLocation: String, Sendable {
     case base
 }
 
-/// What discovery found out about one IIO accelerometer. Text fields are as read (the
+/// The kernel interface an accelerometer is read through.
+public enum SensorSubsystem: String, Sendable {
+    /// An IIO device (`/sys/bus/iio`): the usual kind, and always preferred.
+    case iio
+    /// An input device with `ID_INPUT_ACCELEROMETER=1` (evdev `ABS_X/Y/Z`), as some older
+    /// tablets and laptops have: a fallback, used only when no IIO accelerometer qualifies.
+    case input
+}
+
+/// What discovery found out about one accelerometer. Text fields are as read (the
 /// selection trims whitespace itself); nil means the attribute or property is absent.
 public struct AccelerometerCandidate: Equatable, Sendable {
-    /// The device's sysfs path, e.g. `/sys/devices/platform/.../iio:device0`.
+    /// The device's sysfs path, e.g. `/sys/devices/platform/.../iio:device0` or, for an input
+    /// accelerometer, its event device `/sys/devices/.../input/input5/event5`.
     public var syspath: String
+    /// Whether it is an IIO or an input-subsystem accelerometer.
+    public var subsystem: SensorSubsystem
     /// The sysfs `name` attribute (the driver's name, e.g. `accel_3d`, `bmc150_accel`).
     public var name: String?
     /// The sysfs `label` attribute (standardized: `accel-display`, `accel-base`).
@@ -26,10 +38,11 @@ public struct AccelerometerCandidate: Equatable, Sendable {
 
     /// Creates a candidate from what discovery read.
     public init(
-        syspath: String, name: String? = nil, label: String? = nil, udevLocation: String? = nil,
-        sysfsLocation: String? = nil
+        syspath: String, subsystem: SensorSubsystem = .iio, name: String? = nil, label: String? = nil,
+        udevLocation: String? = nil, sysfsLocation: String? = nil
     ) {
         self.syspath = syspath
+        self.subsystem = subsystem
         self.name = name
         self.label = label
         self.udevLocation = udevLocation
@@ -87,8 +100,9 @@ public enum SensorPin: Equatable, Sendable, CustomStringConvertible {
     /// Whether `candidate` is the pinned sensor.
     ///
     /// A path matches the syspath exactly (trailing slashes ignored); a path under
-    /// `/sys/bus/iio/devices/` (a symlink to the real device directory, which pure logic cannot
-    /// resolve) matches the device whose syspath ends in the same `iio:deviceN` component.
+    /// `/sys/bus/iio/devices/`, `/sys/class/iio/` or `/sys/class/input/` (a symlink to the real
+    /// device directory, which pure logic cannot resolve) matches the device whose syspath ends
+    /// in the same component (`iio:deviceN`, `eventN`).
     public func matches(_ candidate: AccelerometerCandidate) -> Bool {
         switch self {
         case .name(let name): return SensorSelection.present(candidate.name) == name
@@ -97,7 +111,7 @@ public enum SensorPin: Equatable, Sendable, CustomStringConvertible {
             let wanted = Self.withoutTrailingSlashes(path)
             let have = Self.withoutTrailingSlashes(candidate.syspath)
             if wanted == have { return true }
-            for alias in ["/sys/bus/iio/devices/", "/sys/class/iio/"] {
+            for alias in ["/sys/bus/iio/devices/", "/sys/class/iio/", "/sys/class/input/"] {
                 if let node = Self.dropPrefix(alias, wanted), !node.isEmpty, !node.contains("/") {
                     return have.hasSuffix("/" + node)
                 }
@@ -175,8 +189,9 @@ public enum SensorSelection {
     ///
     /// - With a pin that matches: the first matching candidate, even a base sensor (the user
     ///   asked for it; the reason says so).
-    /// - Else the first display sensor; base sensors never drive rotation otherwise. A pin that
-    ///   matches nothing is named in the reason, with the automatic choice that replaces it.
+    /// - Else the first display sensor, IIO sensors before input-subsystem ones (those are a
+    ///   fallback); base sensors never drive rotation otherwise. A pin that matches nothing is
+    ///   named in the reason, with the automatic choice that replaces it.
     /// - nil when nothing qualifies, with the reason: no accelerometer at all, or only base
     ///   ones (named, with why each counts as base).
     public static func choose(_ candidates: [AccelerometerCandidate], pin: SensorPin?) -> (
@@ -198,10 +213,17 @@ public enum SensorSelection {
         }
 
         var bases: [String] = []
-        for (index, candidate) in candidates.enumerated() {
+        let iioFirst =
+            candidates.indices.filter { candidates[$0].subsystem == .iio }
+            + candidates.indices.filter { candidates[$0].subsystem != .iio }
+        for index in iioFirst {
+            let candidate = candidates[index]
             let (location, why) = location(of: candidate)
             if location == .display {
                 var text = prefix + "\(candidate.displayName), the display accelerometer (\(why))"
+                if candidate.subsystem == .input {
+                    text += "; an input-subsystem accelerometer, used because no IIO accelerometer qualifies"
+                }
                 if !bases.isEmpty { text += "; base accelerometer ignored: " + bases.joined(separator: ", ") }
                 return (index, text)
             }
@@ -278,6 +300,26 @@ public struct ChannelCalibration: Equatable, Sendable {
     /// (raw + offset) x scale.
     public func apply(_ raw: Int64) -> Double {
         (Double(raw) + offset) * scale
+    }
+
+    /// Counts per g assumed for an input accelerometer that reports no resolution (the common
+    /// 10-bit, +-2 g parts). Only the values shown in m/s^2 depend on it: the estimator
+    /// calibrates its own 1 g reference.
+    public static let assumedInputCountsPerG: Int32 = 256
+
+    /// The calibration of an input-subsystem accelerometer axis from its `input_absinfo`
+    /// resolution, which for accelerometers (`INPUT_PROP_ACCELEROMETER`) is in counts per g.
+    /// A resolution of zero or less (not given) assumes `assumedInputCountsPerG`, with a note.
+    public static func inputAxis(resolution: Int32) -> (calibration: ChannelCalibration, problem: String?) {
+        let standardGravity = 9.80665
+        guard resolution > 0 else {
+            let perG = assumedInputCountsPerG
+            return (
+                ChannelCalibration(scale: standardGravity / Double(perG), offset: 0),
+                "no resolution given (\(resolution)); assuming \(perG) counts per g"
+            )
+        }
+        return (ChannelCalibration(scale: standardGravity / Double(resolution), offset: 0), nil)
     }
 
     /// Picks the scale and offset from sysfs text.

@@ -77,9 +77,9 @@ func record(_ arguments: [String]) throws(ClientError) {
     guard let info = choice.info else {
         throw ClientError("no accelerometer found: \(choice.reason)")
     }
-    let reader: AccelerometerReader
+    let reader: any AccelerometerSource
     do {
-        reader = try AccelerometerReader(info: info)
+        reader = try AccelerometerDiscovery.reader(for: info)
     } catch {
         throw ClientError("cannot read the accelerometer: \(error)")
     }

@@ -366,3 +366,61 @@ private let basePath = "/sys/devices/platform/base/iio:device1"
         #expect(abs(calibration.apply(1024) - 9.80665) < 1e-9)
     }
 }
+
+@Suite struct InputAccelerometerTests {
+    let iio = AccelerometerCandidate(syspath: displayPath, name: "accel_3d")
+    let input = AccelerometerCandidate(
+        syspath: "/sys/devices/platform/lis3lv02d/input/input5/event5", subsystem: .input,
+        name: "ST LIS3LV02DL Accelerometer")
+
+    @Test func iioDisplaySensorsComeFirstWhateverTheOrder() {
+        for candidates in [[input, iio], [iio, input]] {
+            let (index, reason) = SensorSelection.choose(candidates, pin: nil)
+            #expect(index.map { candidates[$0] } == iio)
+            #expect(!reason.contains("input-subsystem"))
+        }
+    }
+
+    @Test func inputIsTheFallbackWhenNoIIOSensorQualifies() {
+        var base = iio
+        base.udevLocation = "base"
+        let (index, reason) = SensorSelection.choose([base, input], pin: nil)
+        #expect(index == 1)
+        #expect(reason.contains("ST LIS3LV02DL Accelerometer (\(input.syspath)), the display accelerometer"))
+        #expect(reason.contains("an input-subsystem accelerometer, used because no IIO accelerometer qualifies"))
+        #expect(reason.contains("base accelerometer ignored: accel_3d"))
+        #expect(SensorSelection.choose([input], pin: nil).index == 0)
+    }
+
+    @Test func anInputSensorInTheBaseNeverDrivesRotation() {
+        var input = input
+        input.udevLocation = "base"
+        let (index, reason) = SensorSelection.choose([input], pin: nil)
+        #expect(index == nil)
+        #expect(reason.hasPrefix("only a base accelerometer ("))
+    }
+
+    @Test func pinnedByTheClassPathOrName() {
+        #expect(SensorPin(configValue: "/sys/class/input/event5")?.matches(input) == true)
+        #expect(SensorPin(configValue: "/sys/class/input/event50")?.matches(input) == false)
+        #expect(SensorPin(configValue: "/sys/class/input/event5")?.matches(iio) == false)
+        let (index, _) = SensorSelection.choose([iio, input], pin: .name("ST LIS3LV02DL Accelerometer"))
+        #expect(index == 1)
+    }
+
+    @Test func scaleFromTheResolutionInCountsPerG() {
+        let (calibration, problem) = ChannelCalibration.inputAxis(resolution: 1000)
+        #expect(problem == nil)
+        #expect(calibration.offset == 0)
+        #expect(abs(calibration.apply(1000) - 9.80665) < 1e-12)
+        #expect(abs(calibration.apply(-500) + 9.80665 / 2) < 1e-12)
+    }
+
+    @Test func noResolutionAssumes256CountsPerG() {
+        for resolution: Int32 in [0, -4, Int32.min] {
+            let (calibration, problem) = ChannelCalibration.inputAxis(resolution: resolution)
+            #expect(abs(calibration.apply(256) - 9.80665) < 1e-12)
+            #expect(problem == "no resolution given (\(resolution)); assuming 256 counts per g")
+        }
+    }
+}

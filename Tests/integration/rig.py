@@ -11,6 +11,8 @@ Used by the pytest suite (conftest.py) and by demo.py. Run with Debian's
 Pieces, usable alone:
   SystemBus         a private dbus-daemon with a system-bus config (busctl helpers)
   FakeAccelerometer an IIO accelerometer in a umockdev testbed, values written in place
+  FakeInputAccelerometer an evdev accelerometer (/dev/input/eventN) whose EVIOCGABS
+                    ioctls this process answers
   Daemon            motion-orientationd under libumockdev-preload, stderr in a file
   BusClient         busclient.py in its own process: one bus connection (a claim holder)
   BusMonitor        `busctl monitor --json=short`, messages parsed into dicts
@@ -41,6 +43,7 @@ import select
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -50,7 +53,7 @@ from pathlib import Path
 import gi
 
 gi.require_version("UMockdev", "1.0")
-from gi.repository import UMockdev  # noqa: E402
+from gi.repository import GLib, UMockdev  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent.parent
@@ -497,6 +500,95 @@ class FakeAccelerometer:
         self.testbed = None  # let the testbed be finalized (it removes its directory)
 
 
+class FakeInputAccelerometer:
+    """An input-subsystem accelerometer (ID_INPUT_ACCELEROMETER=1) in a umockdev testbed.
+
+    The testbed has the event device with its udev properties, a file at
+    /dev/input/eventN, and an ioctl handler (umockdev runs it in its own thread) that
+    answers EVIOCGABS(ABS_X/Y/Z) with the current values; other ioctls fail with ENOTTY.
+    `fail_errno`, when set, makes EVIOCGABS fail with that errno. `poll` adds the poll,
+    min and max attributes of a polled driver (under device/, as the event device sees
+    its input device)."""
+
+    ABSINFO = struct.Struct("6i")  # value, minimum, maximum, fuzz, flat, resolution
+    EVIOCGABS_X = (2 << 30) | (ABSINFO.size << 16) | (ord("E") << 8) | 0x40
+
+    def __init__(self, testbed, number=5, name="Fake Accelerometer", resolution=256,
+                 mount_matrix=None, gravity=POSES["portrait"], extra_properties=None,
+                 poll=None):
+        self.testbed = testbed
+        self.root = Path(testbed.get_root_dir())
+        self.resolution = resolution
+        self.per_g = resolution if resolution > 0 else 256
+        self._unmount = _invert3(parse_mount_matrix(mount_matrix)) if mount_matrix else None
+        self.devnode = "/dev/input/event%d" % number
+        self.values = [0, 0, 0]
+        self.requests = []
+        self.fail_errno = None
+        attributes = {"device/name": name}
+        if poll is not None:
+            attributes.update({"device/poll": str(poll[0]), "device/min": str(poll[1]),
+                               "device/max": str(poll[2])})
+        properties = {"ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1", "DEVNAME": self.devnode}
+        if mount_matrix is not None:
+            properties["ACCEL_MOUNT_MATRIX"] = mount_matrix
+        properties.update(extra_properties or {})
+        self.syspath = testbed.add_device(
+            "input", "event%d" % number, None,
+            [str(s) for kv in attributes.items() for s in kv],
+            [str(s) for kv in properties.items() for s in kv])
+        if not self.syspath:
+            raise RigError("umockdev refused to add event%d" % number)
+        self.directory = self.root / self.syspath.lstrip("/")
+        node = self.root / self.devnode.lstrip("/")
+        node.parent.mkdir(parents=True, exist_ok=True)
+        node.touch()
+        self.handler = self._make_handler()
+        testbed.attach_ioctl(self.devnode, self.handler)
+        self.set_gravity(*gravity)
+
+    def _make_handler(self):
+        fake = self
+
+        class Handler(UMockdev.IoctlBase):
+            def do_handle_ioctl(self, client):
+                request = client.get_request()
+                fake.requests.append(request)
+                axis = request - fake.EVIOCGABS_X
+                if 0 <= axis <= 2 and fake.fail_errno is None:
+                    data = client.get_arg().resolve(0, fake.ABSINFO.size)
+                    data.update(0, fake.ABSINFO.pack(fake.values[axis], -8 * fake.per_g,
+                                                     8 * fake.per_g, 0, 0, fake.resolution))
+                    client.complete(0, 0)
+                else:
+                    client.complete(-1, fake.fail_errno if 0 <= axis <= 2 else 25)  # ENOTTY
+                return True
+
+        return Handler()
+
+    def set_gravity(self, x, y, z):
+        """Set the axes, in m/s^2 in the DESIGN.md frame (after the mount matrix)."""
+        vector = (x, y, z)
+        if self._unmount is not None:
+            vector = tuple(sum(self._unmount[r][c] * vector[c] for c in range(3))
+                           for r in range(3))
+        self.values = [int(round(v / STANDARD_GRAVITY * self.per_g)) for v in vector]
+
+    def set_pose(self, pose):
+        self.set_gravity(*POSES[pose])
+
+    def attribute(self, name):
+        return (self.directory / name).read_text().strip()
+
+    def close(self):
+        if self.testbed is not None:
+            try:
+                self.testbed.detach_ioctl(self.devnode)
+            except GLib.Error:
+                pass
+        self.testbed = None
+
+
 # ---------------------------------------------------------------------------
 # the daemon
 
@@ -876,22 +968,30 @@ def _murmur_hash2(text):
 _uevent_seqnum = [0]
 
 
-def send_uevent(root, syspath, action="change", subsystem=None):
-    """What umockdev's uevent_sender does, done from outside the preload: a libudev
-    monitor message to every monitor socket ($UMOCKDEV_DIR/event<N>) of preloaded
-    processes. syspath is the device's path under the preload (/sys/devices/...).
-    For a device already removed from the testbed, give its subsystem."""
-    root = Path(root)
-    directory = root / syspath.lstrip("/")
-    if subsystem is None:
-        subsystem = os.path.basename(os.readlink(directory / "subsystem"))
+def read_uevent(root, syspath):
+    """The properties in a testbed device's uevent file ({} when it is gone)."""
     uevent = {}
     try:
-        for line in (directory / "uevent").read_text().splitlines():
+        for line in (Path(root) / syspath.lstrip("/") / "uevent").read_text().splitlines():
             key, _, value = line.partition("=")
             uevent[key] = value
     except OSError:
         pass
+    return uevent
+
+
+def send_uevent(root, syspath, action="change", subsystem=None, uevent=None):
+    """What umockdev's uevent_sender does, done from outside the preload: a libudev
+    monitor message to every monitor socket ($UMOCKDEV_DIR/event<N>) of preloaded
+    processes. syspath is the device's path under the preload (/sys/devices/...).
+    For a device already removed from the testbed, give its subsystem, and its
+    properties as read_uevent read them before (udev's remove events carry them)."""
+    root = Path(root)
+    directory = root / syspath.lstrip("/")
+    if subsystem is None:
+        subsystem = os.path.basename(os.readlink(directory / "subsystem"))
+    if uevent is None:
+        uevent = read_uevent(root, syspath)
     _uevent_seqnum[0] += 1
     properties = [("ACTION", action), ("DEVPATH", syspath[len("/sys"):]),
                   ("SUBSYSTEM", subsystem), ("SEQNUM", str(_uevent_seqnum[0]))]
@@ -900,6 +1000,9 @@ def send_uevent(root, syspath, action="change", subsystem=None):
     devtype = uevent.get("DEVTYPE")
     if devtype:
         properties.append(("DEVTYPE", devtype))
+    # The device's other properties, as udev sends them (ID_INPUT_ACCELEROMETER, ...).
+    named = {key for key, _ in properties}
+    properties += [(key, value) for key, value in uevent.items() if key and key not in named]
     body = b"".join(("%s=%s" % kv).encode() + b"\0" for kv in properties)
     header_size = 40
     header = b"libudev\0" + (0xFEEDCAFE).to_bytes(4, "big") + b"".join(
@@ -1065,6 +1168,11 @@ class Rig:
         self._closeables.append(accel)
         return accel
 
+    def add_input_accelerometer(self, **kwargs):
+        accel = FakeInputAccelerometer(self.testbed, **kwargs)
+        self._closeables.append(accel)
+        return accel
+
     # -- bus helpers (all through busctl)
 
     def busctl(self, *args, **kwargs):
@@ -1160,8 +1268,9 @@ class Rig:
         syspath = device if isinstance(device, str) else device.syspath
         if not isinstance(device, str):
             device.close()
+        uevent = read_uevent(self.umockdev_dir, syspath)
         self.testbed.remove_device(syspath)
-        send_uevent(self.umockdev_dir, syspath, "remove", subsystem=subsystem)
+        send_uevent(self.umockdev_dir, syspath, "remove", subsystem=subsystem, uevent=uevent)
 
     def uevent(self, device, action="change"):
         """Send a udev event (add/change/remove) to the daemon, for a FakeAccelerometer

@@ -44,7 +44,7 @@ LAYOUTS = {
 }
 
 
-def buffered_rig(layout, with_trigger=True, config_text=""):
+def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True):
     rig = Rig(accelerometer=False, start_daemon=False, config_text=config_text)
     attributes = {"buffer/enable": "0", "buffer/length": "128", "trigger/current_trigger": ""}
     for index, axis in enumerate("xyz"):
@@ -65,6 +65,9 @@ def buffered_rig(layout, with_trigger=True, config_text=""):
         node.unlink()
     os.mkfifo(node)
     rig.fifo = os.open(node, os.O_RDWR | os.O_NONBLOCK)
+    if not raw_channels:
+        for axis in "xyz":
+            rig.accel.file_path(axis).unlink()
     rig.daemon.start()
     return rig
 
@@ -175,5 +178,42 @@ def test_prefer_buffer_no_polls(make_rig):
         rig.wait_for_property("DeviceOrientation", "face-up", 5.0)
         assert attribute(rig, "buffer/enable") == "0"
         assert not any("buffered" in l for l in rig.daemon.log_lines())
+    finally:
+        rig.close()
+
+
+@pytest.mark.parametrize("config_text", ["", "[Sensor]\nPreferBuffer=no\n"])
+def test_a_device_without_raw_channels_is_read_through_its_buffer(make_rig, config_text):
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout, config_text=config_text, raw_channels=False)
+    try:
+        assert rig.get_property("HasAccelerometer") is True
+        rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        for raw, device in [((0, -G_RAW, 0), "portrait"), ((-G_RAW, 0, 0), "landscape-left")]:
+            deadline = time.monotonic() + 5
+            while rig.get_property("DeviceOrientation") != device:
+                assert time.monotonic() < deadline, "no %s from the buffer" % device
+                feed(rig, layout, [raw] * 3)
+                time.sleep(0.06)
+    finally:
+        rig.close()
+
+
+def test_a_silent_buffer_without_raw_channels_is_kept(make_rig):
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout, raw_channels=False)
+    try:
+        rig.bus_client(start=True)
+        wait_until(lambda: any("has no raw channels to poll, only its buffer" in l
+                               for l in rig.daemon.log_lines()), 5.0, what="the warning")
+        assert not any("polling the channels instead" in l for l in rig.daemon.log_lines())
+        assert attribute(rig, "buffer/enable") == "1"
+        # It delivers late: the orientation comes from it.
+        deadline = time.monotonic() + 5
+        while rig.get_property("DeviceOrientation") != "landscape-right":
+            assert time.monotonic() < deadline, "nothing from the late buffer"
+            feed(rig, layout, [(G_RAW, 0, 0)] * 3)
+            time.sleep(0.06)
     finally:
         rig.close()

@@ -5,11 +5,13 @@
  * (SD_BUS_METHOD, SD_BUS_PROPERTY, ...), which Swift cannot expand. The vtables live
  * here; every entry points at one of two trampolines that forward the call to a
  * pair of Swift callbacks. Everything else (messages, tracking, signals, sd-event,
- * libudev) is called from Swift directly through the non-variadic APIs.
+ * libudev) is called from Swift directly through the non-variadic APIs. The one
+ * other macro Swift cannot call is the evdev ioctl request of an axis.
  */
 #ifndef MO_SHIM_H
 #define MO_SHIM_H
 
+#include <linux/input.h>
 #include <systemd/sd-bus.h>
 
 /** The daemon's bus name, object path and interface (DESIGN.md section 5). */
@@ -48,5 +50,12 @@ typedef struct mo_object_handlers {
  */
 int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, mo_interface interface,
                       const mo_object_handlers *handlers, void *context);
+
+/**
+ * Reads the state of absolute axis `code` (ABS_X, ...) of the evdev device open at `fd`:
+ * its latest value, limits and resolution. Returns 0, or a negative errno.
+ * Why C: the request, EVIOCGABS(code), is a function-like macro.
+ */
+int mo_evdev_get_abs(int fd, unsigned int code, struct input_absinfo *info);
 
 #endif
