@@ -224,7 +224,8 @@ public final class AccelerometerReader: AccelerometerSource {
 
     public func read() -> Vector3? {
         guard !channels.isEmpty else {
-            problems.report(info.syspath, "\(info.syspath) has no in_accel_*_raw channels to poll; it is read through its buffer only")
+            let why = "\(info.syspath) has no in_accel_*_raw channels to poll; it is read through its buffer only"
+            problems.report(info.syspath, why)
             return nil
         }
         guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }

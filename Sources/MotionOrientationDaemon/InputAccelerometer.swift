@@ -84,30 +84,22 @@ enum InputAccelerometer {
     }
 
     /// The calibration of each axis from its resolution (counts per g), read once from the
-    /// device node; problems (node not readable, no resolution) are logged and the common
-    /// 256 counts per g assumed.
+    /// device node; when it cannot be read, that is logged and 256 counts per g assumed.
     static func calibration(devnode: String?, syspath: String) -> [ChannelCalibration] {
-        let fallback = ChannelCalibration.inputAxis(resolution: 0).calibration
-        guard let devnode else { return Array(repeating: fallback, count: 3) }
-        let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            Log.warning(
-                "\(syspath): cannot read the axes' resolution: \(SystemError("open", path: devnode, errno: errno)); assuming \(ChannelCalibration.assumedInputCountsPerG) counts per g"
-            )
-            return Array(repeating: fallback, count: 3)
-        }
-        defer { close(fd) }
-        do {
+        do throws(SystemError) {
+            guard let devnode else { throw SystemError("no device node", path: syspath, errno: ENODEV) }
+            let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw SystemError("open", path: devnode, errno: errno) }
+            defer { close(fd) }
             return try axes(fd: fd, devnode: devnode).enumerated().map { index, axis in
                 let (calibration, problem) = ChannelCalibration.inputAxis(resolution: axis.resolution)
                 if let problem { Log.notice("\(syspath): axis \(AccelerometerDiscovery.axes[index]): \(problem)") }
                 return calibration
             }
         } catch {
-            Log.warning(
-                "\(syspath): cannot read the axes' resolution: \(error); assuming \(ChannelCalibration.assumedInputCountsPerG) counts per g"
-            )
-            return Array(repeating: fallback, count: 3)
+            let perG = ChannelCalibration.assumedInputCountsPerG
+            Log.warning("\(syspath): cannot read the axes' resolution: \(error); assuming \(perG) counts per g")
+            return Array(repeating: ChannelCalibration.inputAxis(resolution: perG).calibration, count: 3)
         }
     }
 }

@@ -224,3 +224,19 @@ def test_driver_poll_interval_follows_the_plan_and_is_restored(make_rig):
         assert rig.input.attribute("device/poll") == "100", "not restored on exit"
     finally:
         rig.close()
+
+
+def test_a_resolution_that_cannot_be_read_is_assumed(make_rig):
+    rig = input_rig(resolution=256, gravity=POSES["landscape-left"])
+    rig.input.fail_errno = errno.EACCES
+    try:
+        rig.daemon.start()
+        warnings = [l for l in rig.daemon.log_lines() if "cannot read the axes' resolution" in l]
+        assert len(warnings) == 1, rig.daemon.log()
+        assert "Permission denied" in warnings[0] and "assuming 256 counts per g" in warnings[0]
+        assert rig.get_property("HasAccelerometer") is True
+        rig.input.fail_errno = None
+        rig.bus_client(start=True)
+        rig.wait_for_property("DeviceOrientation", "landscape-left", 5.0)
+    finally:
+        rig.close()
