@@ -71,6 +71,7 @@ install: build
 	install -Dm644 systemd/io.github.MotionOrientation1.conf $(DESTDIR)$(DBUSDIR)/system.d/io.github.MotionOrientation1.conf
 	install -Dm644 systemd/io.github.MotionOrientation1.service $(DESTDIR)$(DBUSDIR)/system-services/io.github.MotionOrientation1.service
 	install -Dm644 udev/80-motion-orientation.rules $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules
+	install -Dm755 udev/motion-orientation-access $(DESTDIR)$(UDEVDIR)/motion-orientation-access
 	install -Dm644 -t $(DESTDIR)$(MANDIR)/man1 $(MAN1)
 	install -Dm644 -t $(DESTDIR)$(MANDIR)/man5 $(MAN5)
 	install -Dm644 -t $(DESTDIR)$(MANDIR)/man8 $(MAN8)
@@ -88,6 +89,7 @@ uninstall:
 	  $(DESTDIR)$(DBUSDIR)/system.d/io.github.MotionOrientation1.conf \
 	  $(DESTDIR)$(DBUSDIR)/system-services/io.github.MotionOrientation1.service \
 	  $(DESTDIR)$(UDEVDIR)/rules.d/80-motion-orientation.rules \
+	  $(DESTDIR)$(UDEVDIR)/motion-orientation-access \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \

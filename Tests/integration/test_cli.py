@@ -145,6 +145,8 @@ def test_install_honours_destdir_and_prefix(tmp_path):
     assert any(f.endswith("motion-orientationd.service") and "system-services" not in f
                for f in files), files
     assert any(f.endswith("rules.d/80-motion-orientation.rules") for f in files), files
+    helper = [f for f in files if f.endswith("udev/motion-orientation-access")]
+    assert helper and os.access(root / helper[0], os.X_OK), files
     assert any(f.endswith("sysusers.d/motion-orientation.conf") for f in files), files
     unit = next(root.rglob("system/motion-orientationd.service")).read_text()
     assert "ExecStart=/opt/mo/bin/motion-orientationd" in unit

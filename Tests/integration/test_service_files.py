@@ -267,7 +267,7 @@ def test_daemon_reports_a_bad_config_value_with_its_place(make_rig):
 # -- udev rule
 
 UDEV_KEYS = {"ACTION", "SUBSYSTEM", "TEST", "ENV", "TAG", "GOTO", "LABEL", "ATTR", "KERNEL",
-             "DRIVERS", "SUBSYSTEMS", "ATTRS"}
+             "DRIVERS", "SUBSYSTEMS", "ATTRS", "GROUP", "MODE", "RUN"}
 UDEV_TERM = re.compile(r'^\s*([A-Z]+)(\{[^}]+\})?\s*(==|!=|\+=|-=|:=|=)\s*"([^"]*)"\s*$')
 
 
@@ -307,3 +307,64 @@ def test_udev_rule_tags_accelerometers():
     tagging = [r for r in rules if ("TAG", None, "+=", "systemd") in r]
     assert tagging, "no TAG+=\"systemd\""
     assert any(("ENV", "{SYSTEMD_WANTS}", "+=", UNIT.name) in r for r in tagging)
+
+
+@pytest.mark.files
+def test_udev_rule_takes_input_accelerometers_and_grants_the_daemon_its_devices():
+    rules = udev_rules()
+    marking = [r for r in rules if ("ENV", "{MOTION_ORIENTATION_ACCEL}", "=", "1") in r]
+    assert any(("SUBSYSTEM", None, "==", "input") in r
+               and ("ENV", "{ID_INPUT_ACCELEROMETER}", "==", "1") in r
+               and ("KERNEL", None, "==", "event*") in r for r in marking), marking
+    # Everything after the skip of unmarked devices applies to accelerometers only.
+    flat = [t for r in rules for t in r]
+    skip = flat.index(("ENV", "{MOTION_ORIENTATION_ACCEL}", "!=", "1"))
+    after = flat[skip:]
+    assert ("GROUP", None, "=", "motion-orientation") in after
+    assert ("MODE", None, "=", "0640") in after
+    assert ("RUN", None, "+=", "motion-orientation-access %S%p motion-orientation") in after
+    assert ("TAG", None, "+=", "systemd") in after
+    sysusers = (SYSTEMD / "motion-orientation.sysusers").read_text()
+    assert re.search(r"^u motion-orientation ", sysusers, re.M)  # the group the rule names
+    unit = UNIT.read_text()
+    assert "DeviceAllow=char-iio r" in unit and "DeviceAllow=char-input r" in unit
+
+
+@pytest.mark.files
+def test_access_helper_grants_the_group_only_what_the_daemon_writes(tmp_path):
+    import grp
+    helper = UDEV / "motion-orientation-access"
+    group = grp.getgrgid(os.getgid()).gr_name
+    device = tmp_path / "iio:device0"
+    written = ["buffer/enable", "trigger/current_trigger", "scan_elements/in_accel_x_en",
+               "scan_elements/in_timestamp_en", "sampling_frequency"]
+    untouched = ["in_accel_x_raw", "scan_elements/in_accel_x_type", "name"]
+    for name in written + untouched:
+        (device / name).parent.mkdir(parents=True, exist_ok=True)
+        (device / name).write_text("0\n")
+        (device / name).chmod(0o644)
+    result = subprocess.run([str(helper), str(device), group], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    for name in written:
+        info = (device / name).stat()
+        assert info.st_mode & 0o777 == 0o664, name
+        assert info.st_gid == os.getgid(), name
+    for name in untouched:
+        assert (device / name).stat().st_mode & 0o777 == 0o644, name
+    # An input device: its driver's poll interval.
+    event = tmp_path / "event5"
+    (event / "device").mkdir(parents=True)
+    (event / "device/poll").write_text("100\n")
+    (event / "device/poll").chmod(0o644)
+    assert subprocess.run([str(helper), str(event), group]).returncode == 0
+    assert (event / "device/poll").stat().st_mode & 0o777 == 0o664
+    # A group that does not exist: said on stderr, the device left as it was.
+    (event / "device/poll").chmod(0o644)
+    refused = subprocess.run([str(helper), str(event), "no-such-group-here"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 0
+    assert "device/poll: not granted" in refused.stderr
+    assert (event / "device/poll").stat().st_mode & 0o777 == 0o644
+    usage = subprocess.run([str(helper)], capture_output=True, text=True)
+    assert usage.returncode == 2 and "usage" in usage.stderr
