@@ -33,25 +33,28 @@ public enum Bus {
 
     /// Reads the next argument of a message as a string.
     public static func readString(_ message: OpaquePointer) throws(SystemError) -> String {
-        var pointer: UnsafePointer<CChar>? = nil
-        let r = sd_bus_message_read_basic(message, typeString, &pointer)
-        guard r > 0, let pointer else { throw SystemError("reading a string argument", errno: r < 0 ? r : EBADMSG) }
+        let pointer: UnsafePointer<CChar>? = try readBasic(message, typeString, "a string", nil)
+        guard let pointer else { throw SystemError("reading a string argument", errno: EBADMSG) }
         return String(cString: pointer)
     }
 
     /// Reads the next argument of a message as a boolean.
     public static func readBool(_ message: OpaquePointer) throws(SystemError) -> Bool {
-        var value: Int32 = 0
-        let r = sd_bus_message_read_basic(message, typeBoolean, &value)
-        guard r > 0 else { throw SystemError("reading a boolean argument", errno: r < 0 ? r : EBADMSG) }
-        return value != 0
+        try readBasic(message, typeBoolean, "a boolean", Int32(0)) != 0
     }
 
     /// Reads the next argument of a message as an unsigned 32-bit integer.
     public static func readUInt32(_ message: OpaquePointer) throws(SystemError) -> UInt32 {
-        var value: UInt32 = 0
-        let r = sd_bus_message_read_basic(message, typeUInt32, &value)
-        guard r > 0 else { throw SystemError("reading a uint32 argument", errno: r < 0 ? r : EBADMSG) }
+        try readBasic(message, typeUInt32, "a uint32", UInt32(0))
+    }
+
+    /// Reads the next argument, of basic D-Bus type `type`, into a value like `initial`.
+    private static func readBasic<Value>(
+        _ message: OpaquePointer, _ type: CChar, _ what: String, _ initial: Value
+    ) throws(SystemError) -> Value {
+        var value = initial
+        let r = sd_bus_message_read_basic(message, type, &value)
+        guard r > 0 else { throw SystemError("reading \(what) argument", errno: r < 0 ? r : EBADMSG) }
         return value
     }
 
