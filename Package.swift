@@ -20,7 +20,18 @@ let package = Package(
         // The I/O shell: event loop, IIO discovery and reading, bus service.
         .target(
             name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
-        .executableTarget(name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"]),
+        // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
+        // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
+        // and the few libstdc++ functions the Swift runtime calls come from the static archive
+        // (build-aux/static-libstdc++ stands in for libstdc++.so) rather than the whole library.
+        .executableTarget(
+            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                    "-L", Context.packageDirectory + "/build-aux/static-libstdc++",
+                ])
+            ]),
         .executableTarget(
             name: "motion-orientation",
             dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
