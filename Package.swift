@@ -35,6 +35,10 @@ let package = Package(
                     "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory
                         + "/build-aux/motion-orientationd.order",
                     "-Xlinker", "--no-warn-symbol-ordering",
+                    // The static Swift stdlib exports every symbol for dlsym()-based lookups
+                    // (Foundation's); the daemon has none, and the 1 600 dynamic symbols of its
+                    // modules were consulted (so resident) in every library symbol lookup.
+                    "-Xlinker", "--no-export-dynamic",
                 ])
             ]),
         .executableTarget(
