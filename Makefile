@@ -27,7 +27,7 @@ PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 p
             python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db
 
 .PHONY: all deps build test test-unit test-integration demo bench install uninstall clean \
-        fuzz test-asan valgrind
+        fuzz test-asan valgrind link-order
 
 all: build
 
@@ -61,6 +61,15 @@ demo: deps build
 BENCH_ARGS ?=
 bench: deps build
 	$(PYTHON) bench/bench.py --build-dir $(RELEASE) $(BENCH_ARGS)
+
+# The daemon's executed functions, run under callgrind on the test rig, into
+# build-aux/motion-orientationd.order: the linker lays them out together (Package.swift).
+# Re-run when what the daemon executes changes; commit the list, then rebuild.
+link-order: deps build
+	@command -v valgrind >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+	$(PYTHON) build-aux/hot-functions.py --daemon $(RELEASE)/motion-orientationd
+	$(SWIFT) build -c release --static-swift-stdlib
 
 install: build
 	install -Dm755 $(RELEASE)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientationd

@@ -20,7 +20,27 @@ let package = Package(
         // The I/O shell: event loop, IIO discovery and reading, bus service.
         .target(
             name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
-        .executableTarget(name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"]),
+        // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
+        // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
+        // the few libstdc++ functions the Swift runtime calls come from the static archive
+        // (build-aux/static-libstdc++ stands in for libstdc++.so) rather than the whole library,
+        // and the functions the daemon runs are laid out together (build-aux/hot-functions.py,
+        // `make link-order`) instead of scattered over the runtime and standard library.
+        .executableTarget(
+            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                    "-L", Context.packageDirectory + "/build-aux/static-libstdc++",
+                    "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory
+                        + "/build-aux/motion-orientationd.order",
+                    "-Xlinker", "--no-warn-symbol-ordering",
+                    // The static Swift stdlib exports every symbol for dlsym()-based lookups
+                    // (Foundation's); the daemon has none, and the 1 600 dynamic symbols of its
+                    // modules were consulted (so resident) in every library symbol lookup.
+                    "-Xlinker", "--no-export-dynamic",
+                ])
+            ]),
         .executableTarget(
             name: "motion-orientation",
             dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),

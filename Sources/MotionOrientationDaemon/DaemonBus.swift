@@ -36,7 +36,8 @@ extension Daemon {
             rule: "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
                 + "interface='org.freedesktop.DBus',member='NameOwnerChanged'"
         ) { [unowned self] message in
-            guard let name = try? Bus.readString(message), name.hasPrefix(":"), self.claimants.contains(name),
+            guard let name = try? Bus.readString(message), name.utf8.first == UInt8(ascii: ":"),
+                self.claimants.contains(name),
                 (try? Bus.readString(message)) != nil, (try? Bus.readString(message)) == ""
             else { return }
             self.claimants.remove(name)

@@ -9,6 +9,18 @@ public enum LogLevel: Int32, Comparable, Sendable {
     case debug = 7
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The sd-daemon prefix, spelled out: formatting the number would bring the standard
+    /// library's integer printing into every daemon that logs a line.
+    var prefix: String {
+        switch self {
+        case .error: "<3>"
+        case .warning: "<4>"
+        case .notice: "<5>"
+        case .info: "<6>"
+        case .debug: "<7>"
+        }
+    }
 }
 
 /// Line-oriented logging to stderr, one `write(2)` per line so lines never interleave.
@@ -19,20 +31,22 @@ public enum Log {
     /// client, whose messages a person reads on a terminal.
     nonisolated(unsafe) public static var plainPrefix: String? = nil
 
-    public static func write(_ level: LogLevel, _ message: String) {
+    /// Writes `message` when `level` is within the threshold; the message is only built then
+    /// (most debug lines format numbers, which a daemon without `--verbose` never needs).
+    public static func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
         if let plainPrefix {
-            writeAll(STDERR_FILENO, "\(plainPrefix): \(message)\n")
+            writeAll(STDERR_FILENO, plainPrefix + ": " + message() + "\n")
         } else {
-            writeAll(STDERR_FILENO, "<\(level.rawValue)>\(message)\n")
+            writeAll(STDERR_FILENO, level.prefix + message() + "\n")
         }
     }
 
-    public static func error(_ message: String) { write(.error, message) }
-    public static func warning(_ message: String) { write(.warning, message) }
-    public static func notice(_ message: String) { write(.notice, message) }
-    public static func info(_ message: String) { write(.info, message) }
-    public static func debug(_ message: String) { write(.debug, message) }
+    public static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+    public static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    public static func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
+    public static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
 }
 
 /// Writes `text` to a file descriptor unbuffered, in as few `write(2)` calls as it

@@ -133,38 +133,57 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// still interval.
     public func problems() -> [String] {
         var problems: [String] = []
-        for field in Self.fields where !field.range.contains(self[keyPath: field.path]) {
+        for field in Self.fields where !field.range.contains(self[field]) {
             problems.append(
-                "\(field.key) is \(self[keyPath: field.path]) ms, expected \(field.range.lowerBound) to "
+                "\(field.key) is \(self[field]) ms, expected \(field.range.lowerBound) to "
                     + "\(field.range.upperBound)")
         }
-        for (moving, still) in Self.pairs where self[keyPath: moving.path] > self[keyPath: still.path] {
+        for (moving, still) in Self.pairs where self[moving] > self[still] {
             problems.append(
-                "\(moving.key) (\(self[keyPath: moving.path]) ms) is longer than \(still.key) "
-                    + "(\(self[keyPath: still.path]) ms)")
+                "\(moving.key) (\(self[moving]) ms) is longer than \(still.key) "
+                    + "(\(self[still]) ms)")
         }
         return problems
     }
 
-    /// One configurable interval: its `[Sampling]` key, its field and its allowed range.
+    /// One configurable interval: its `[Sampling]` key, its field and its allowed range. The
+    /// field is reached through a pair of plain closures, not a key path: instantiating key
+    /// paths at every start runs some 30 functions of the Swift runtime that nothing else in
+    /// the daemon needs, and their pages then stay resident.
     struct Field {
         let key: String
-        let path: WritableKeyPath<SamplingPolicy, UInt32>
+        let get: @Sendable (SamplingPolicy) -> UInt32
+        let set: @Sendable (inout SamplingPolicy, UInt32) -> Void
         let range: ClosedRange<UInt32>
+    }
+
+    /// The interval of `field`.
+    subscript(field: Field) -> UInt32 {
+        get { field.get(self) }
+        set { field.set(&self, newValue) }
     }
 
     /// Every configurable interval, in the order of the documentation.
     static var fields: [Field] {
         [
-            Field(key: "StillIntervalMsec", path: \.stillIntervalMsec, range: intervalRange),
-            Field(key: "MovingIntervalMsec", path: \.movingIntervalMsec, range: intervalRange),
-            Field(key: "MotionLingerMsec", path: \.motionLingerMsec, range: motionLingerRange),
-            Field(key: "LowEnergyStillIntervalMsec", path: \.lowEnergyStillIntervalMsec, range: intervalRange),
-            Field(key: "LowEnergyMovingIntervalMsec", path: \.lowEnergyMovingIntervalMsec, range: intervalRange),
-            Field(key: "CriticalStillIntervalMsec", path: \.criticalStillIntervalMsec, range: intervalRange),
-            Field(key: "CriticalMovingIntervalMsec", path: \.criticalMovingIntervalMsec, range: intervalRange),
-            Field(key: "AcquisitionIntervalMsec", path: \.acquisitionIntervalMsec, range: acquisitionIntervalRange),
-            Field(key: "ThermalIntervalMsec", path: \.thermalIntervalMsec, range: thermalIntervalRange),
+            Field(key: "StillIntervalMsec", get: { $0.stillIntervalMsec }, set: { $0.stillIntervalMsec = $1 },
+                range: intervalRange),
+            Field(key: "MovingIntervalMsec", get: { $0.movingIntervalMsec }, set: { $0.movingIntervalMsec = $1 },
+                range: intervalRange),
+            Field(key: "MotionLingerMsec", get: { $0.motionLingerMsec }, set: { $0.motionLingerMsec = $1 },
+                range: motionLingerRange),
+            Field(key: "LowEnergyStillIntervalMsec", get: { $0.lowEnergyStillIntervalMsec },
+                set: { $0.lowEnergyStillIntervalMsec = $1 }, range: intervalRange),
+            Field(key: "LowEnergyMovingIntervalMsec", get: { $0.lowEnergyMovingIntervalMsec },
+                set: { $0.lowEnergyMovingIntervalMsec = $1 }, range: intervalRange),
+            Field(key: "CriticalStillIntervalMsec", get: { $0.criticalStillIntervalMsec },
+                set: { $0.criticalStillIntervalMsec = $1 }, range: intervalRange),
+            Field(key: "CriticalMovingIntervalMsec", get: { $0.criticalMovingIntervalMsec },
+                set: { $0.criticalMovingIntervalMsec = $1 }, range: intervalRange),
+            Field(key: "AcquisitionIntervalMsec", get: { $0.acquisitionIntervalMsec },
+                set: { $0.acquisitionIntervalMsec = $1 }, range: acquisitionIntervalRange),
+            Field(key: "ThermalIntervalMsec", get: { $0.thermalIntervalMsec }, set: { $0.thermalIntervalMsec = $1 },
+                range: thermalIntervalRange),
         ]
     }
 

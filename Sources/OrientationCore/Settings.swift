@@ -96,14 +96,14 @@ public struct DaemonSettings: Equatable, Sendable {
 
         let defaults = SamplingPolicy()
         for (moving, still) in SamplingPolicy.pairs
-        where settings.sampling[keyPath: moving.path] > settings.sampling[keyPath: still.path] {
+        where settings.sampling[moving] > settings.sampling[still] {
             report(
                 culprit("Sampling", [moving.key, still.key]),
-                "\(moving.key) (\(settings.sampling[keyPath: moving.path])) must not be longer than \(still.key) "
-                    + "(\(settings.sampling[keyPath: still.path])); using the defaults "
-                    + "\(defaults[keyPath: moving.path]) and \(defaults[keyPath: still.path]) for both")
-            settings.sampling[keyPath: moving.path] = defaults[keyPath: moving.path]
-            settings.sampling[keyPath: still.path] = defaults[keyPath: still.path]
+                "\(moving.key) (\(settings.sampling[moving])) must not be longer than \(still.key) "
+                    + "(\(settings.sampling[still])); using the defaults "
+                    + "\(defaults[moving]) and \(defaults[still]) for both")
+            settings.sampling[moving] = defaults[moving]
+            settings.sampling[still] = defaults[still]
         }
         return (settings, diagnostics)
     }
@@ -184,7 +184,7 @@ public struct DaemonSettings: Equatable, Sendable {
                 return "expected milliseconds between \(field.range.lowerBound) and \(field.range.upperBound), "
                     + "found '\(entry.value)'" + keep
             }
-            sampling[keyPath: field.path] = value
+            sampling[field] = value
 
         case ("Compatibility", "SensorProxy"):
             return Self.boolean(entry.value, into: &sensorProxyCompatibility)

@@ -165,8 +165,9 @@ enum NumberText {
         {
             index += 1
         }
-        let word = String(decoding: bytes[index...], as: UTF8.self).lowercased()
-        if word == "nan" || word == "inf" || word == "infinity" { return .nonFiniteWord }
+        // ASCII case folding is enough for these words (and keeps Unicode case mapping out).
+        let word = bytes[index...].map { $0 | 0x20 }
+        if ["nan", "inf", "infinity"].contains(where: { word.elementsEqual($0.utf8) }) { return .nonFiniteWord }
         var digits = 0
         while index < bytes.count && isDigit(bytes[index]) {
             digits += 1

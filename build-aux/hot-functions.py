@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""make link-order: the functions motion-orientationd runs, for the linker to put together.
+
+    /usr/bin/python3 build-aux/hot-functions.py [--daemon PATH] [--output PATH]
+
+Runs the release daemon under valgrind's callgrind on the integration rig (the bench's
+fake IIO accelerometer, a private system bus): start, an unclaimed ReadOrientation(), a
+claim through turns to each side, low energy mode, a reload, the claim's end, SIGTERM.
+Every function of the binary that executed is written, one symbol name a line and sorted,
+to build-aux/motion-orientationd.order, which Package.swift hands to lld
+(--symbol-ordering-file).
+
+Why (DESIGN.md section 6, memory): the code the daemon runs is a few hundred KiB, but in
+the default layout it lies scattered over the 4 MiB of the statically linked Swift runtime
+and standard library, so the pages it touches (and the kernel's fault-around neighbours
+of each) kept about 3 MiB of the binary resident. Put together it takes a few dozen pages.
+A stale list only costs memory, never correctness: symbols it names that no longer exist
+are ignored, and functions it does not name are laid out as before. Re-run after changes
+to what the daemon executes, or to the toolchain.
+"""
+
+import argparse
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "Tests" / "integration"))
+
+import rig  # noqa: E402
+
+
+def exercise(daemon, callgrind_out):
+    r = rig.Rig(accelerometer=False, start_daemon=False, verbose=False, daemon=str(daemon))
+    try:
+        r.accel = r.add_accelerometer()
+        r.daemon.argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s" % callgrind_out,
+                         "--dump-instr=no"] + r.daemon.argv
+        r.daemon.start(timeout=60)
+        r.read_orientation(timeout=30)
+        claim = r.bus_client(start=True)
+        for pose in ["portrait", "landscape-left", "portrait", "landscape-right", "portrait"]:
+            r.accel.set_pose(pose)
+            r.wait_for_property("DeviceOrientation", pose, timeout=30)
+        r.reload("[Energy]\nLowEnergyMode=on\n")
+        r.wait_for_property("LowEnergyMode", True, timeout=30)
+        r.reload("")
+        r.wait_for_property("LowEnergyMode", False, timeout=30)
+        claim.close()
+        r.wait_for_property("Active", False, timeout=30)
+        code, _ = r.daemon.stop(signal.SIGTERM, timeout=60)
+        if code != 0:
+            raise SystemExit("hot-functions: the daemon exited with %s:\n%s" % (code, r.daemon.log()))
+    finally:
+        r.close()
+
+
+def executed_functions(callgrind_out, binary):
+    """Names callgrind saw executing in `binary` (compressed "(id) name" entries expanded)."""
+    objects, functions, names = {}, {}, set()
+
+    def expand(table, text):
+        m = re.match(r"\((\d+)\)(?: (.*))?$", text)
+        if not m:
+            return text
+        if m.group(2) is not None:
+            table[m.group(1)] = m.group(2)
+        return table[m.group(1)]
+
+    current_object = None
+    for line in open(callgrind_out, errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("ob="):
+            current_object = expand(objects, line[3:])
+        elif line.startswith("cob="):
+            expand(objects, line[4:])
+        elif line.startswith("cfn="):
+            expand(functions, line[4:])
+        elif line.startswith("fn="):
+            name = expand(functions, line[3:])
+            if current_object and Path(current_object).name == binary.name:
+                names.add(re.sub(r"'\d+$", "", name))  # callgrind's recursion suffix
+    return names
+
+
+def symbol_names(binary, executed):
+    """The linker's names for `executed`: callgrind demangles C++ names (Swift's it keeps)."""
+    def nm(*flags):
+        out = subprocess.run(["nm", "--defined-only", *flags, str(binary)], capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        return [line.split(" ", 2) for line in out]
+    symbols = set()
+    for raw, demangled in zip(nm(), nm("-C")):
+        if len(raw) == 3 and raw[1] in "tTwW" and (raw[2] in executed or demangled[2] in executed):
+            symbols.add(raw[2])
+    return sorted(symbols)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--daemon", default=str(REPO / ".build/release/motion-orientationd"))
+    parser.add_argument("--output", default=str(REPO / "build-aux/motion-orientationd.order"))
+    args = parser.parse_args()
+    daemon = Path(args.daemon).resolve()
+    with tempfile.TemporaryDirectory(prefix="mo-order-") as tmp:
+        out = Path(tmp) / "callgrind.out"
+        exercise(daemon, out)
+        symbols = symbol_names(daemon, executed_functions(out, daemon))
+    Path(args.output).write_text("".join(name + "\n" for name in symbols))
+    print("hot-functions: %d functions of %s -> %s" % (len(symbols), daemon, args.output))
+
+
+if __name__ == "__main__":
+    main()
