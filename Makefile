@@ -23,7 +23,7 @@ INTERFACE_XML := docs/io.github.MotionOrientation1.xml
 PYTHON   := /usr/bin/python3
 SWIFT    ?= swift
 RELEASE  := .build/release
-PACKAGES := libudev-dev libsystemd-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
+PACKAGES := libudev-dev libsystemd-dev libstdc++-12-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
             python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db
 
 .PHONY: all deps build test test-unit test-integration demo bench install uninstall clean \

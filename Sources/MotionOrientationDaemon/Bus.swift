@@ -49,7 +49,7 @@ public enum Bus {
     }
 
     /// Reads the next argument, of basic D-Bus type `type`, into a value like `initial`.
-    private static func readBasic<Value>(
+    private static func readBasic<Value: BitwiseCopyable>(
         _ message: OpaquePointer, _ type: CChar, _ what: String, _ initial: Value
     ) throws(SystemError) -> Value {
         var value = initial
