@@ -69,6 +69,7 @@ link-order: deps build
 	@command -v valgrind >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 	$(PYTHON) build-aux/hot-functions.py --daemon $(RELEASE)/motion-orientationd
+	rm -f $(RELEASE)/motion-orientationd  # SwiftPM does not see the list as an input of the link
 	$(SWIFT) build -c release --static-swift-stdlib
 
 install: build
