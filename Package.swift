@@ -32,7 +32,8 @@ let package = Package(
                 .unsafeFlags([
                     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                     "-L", Context.packageDirectory + "/build-aux/static-libstdc++",
-                    "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory
+                    "-Xlinker",
+                    "--symbol-ordering-file=" + Context.packageDirectory
                         + "/build-aux/motion-orientationd.order",
                     "-Xlinker", "--no-warn-symbol-ordering",
                     // The static Swift stdlib exports every symbol for dlsym()-based lookups

@@ -166,23 +166,32 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// Every configurable interval, in the order of the documentation.
     static var fields: [Field] {
         [
-            Field(key: "StillIntervalMsec", get: { $0.stillIntervalMsec }, set: { $0.stillIntervalMsec = $1 },
+            Field(
+                key: "StillIntervalMsec", get: { $0.stillIntervalMsec }, set: { $0.stillIntervalMsec = $1 },
                 range: intervalRange),
-            Field(key: "MovingIntervalMsec", get: { $0.movingIntervalMsec }, set: { $0.movingIntervalMsec = $1 },
+            Field(
+                key: "MovingIntervalMsec", get: { $0.movingIntervalMsec }, set: { $0.movingIntervalMsec = $1 },
                 range: intervalRange),
-            Field(key: "MotionLingerMsec", get: { $0.motionLingerMsec }, set: { $0.motionLingerMsec = $1 },
+            Field(
+                key: "MotionLingerMsec", get: { $0.motionLingerMsec }, set: { $0.motionLingerMsec = $1 },
                 range: motionLingerRange),
-            Field(key: "LowEnergyStillIntervalMsec", get: { $0.lowEnergyStillIntervalMsec },
+            Field(
+                key: "LowEnergyStillIntervalMsec", get: { $0.lowEnergyStillIntervalMsec },
                 set: { $0.lowEnergyStillIntervalMsec = $1 }, range: intervalRange),
-            Field(key: "LowEnergyMovingIntervalMsec", get: { $0.lowEnergyMovingIntervalMsec },
+            Field(
+                key: "LowEnergyMovingIntervalMsec", get: { $0.lowEnergyMovingIntervalMsec },
                 set: { $0.lowEnergyMovingIntervalMsec = $1 }, range: intervalRange),
-            Field(key: "CriticalStillIntervalMsec", get: { $0.criticalStillIntervalMsec },
+            Field(
+                key: "CriticalStillIntervalMsec", get: { $0.criticalStillIntervalMsec },
                 set: { $0.criticalStillIntervalMsec = $1 }, range: intervalRange),
-            Field(key: "CriticalMovingIntervalMsec", get: { $0.criticalMovingIntervalMsec },
+            Field(
+                key: "CriticalMovingIntervalMsec", get: { $0.criticalMovingIntervalMsec },
                 set: { $0.criticalMovingIntervalMsec = $1 }, range: intervalRange),
-            Field(key: "AcquisitionIntervalMsec", get: { $0.acquisitionIntervalMsec },
+            Field(
+                key: "AcquisitionIntervalMsec", get: { $0.acquisitionIntervalMsec },
                 set: { $0.acquisitionIntervalMsec = $1 }, range: acquisitionIntervalRange),
-            Field(key: "ThermalIntervalMsec", get: { $0.thermalIntervalMsec }, set: { $0.thermalIntervalMsec = $1 },
+            Field(
+                key: "ThermalIntervalMsec", get: { $0.thermalIntervalMsec }, set: { $0.thermalIntervalMsec = $1 },
                 range: thermalIntervalRange),
         ]
     }
