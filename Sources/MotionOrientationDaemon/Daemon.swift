@@ -112,8 +112,12 @@ public final class Daemon {
             try setUpBus()
             sensorMonitor = try UdevMonitor(event: event!, subsystems: ["iio", "input"]) {
                 [unowned self] action, subsystem, syspath, property in
-                // Keyboards, mice and the like come and go: only accelerometers matter.
-                if subsystem == "input" && property("ID_INPUT_ACCELEROMETER") != "1" { return }
+                // Keyboards, mice and the like come and go: only accelerometers matter, and of
+                // one only its event device (its parent inputN carries the same property).
+                if subsystem == "input" {
+                    let isEventDevice = syspath.split(separator: "/").last?.hasPrefix("event") ?? false
+                    if !isEventDevice || property("ID_INPUT_ACCELEROMETER") != "1" { return }
+                }
                 self.sensorDeviceChanged(action: action, syspath: syspath)
             }
             energy = try EnergySources(daemon: self)
