@@ -702,6 +702,25 @@ class Daemon:
 # clients
 
 
+_shared_dir = []
+
+
+def copy_for_other_users(path):
+    """A copy of `path` (a script or binary) that a process demoted to another user can run
+    even when the checkout lies under a directory only root may enter (mktemp -d gives 0700),
+    in a 0755 directory of its own removed at exit; one copy per path."""
+    if not _shared_dir:
+        directory = Path(tempfile.mkdtemp(prefix="mo-shared-"))
+        directory.chmod(0o755)
+        atexit.register(shutil.rmtree, directory, True)
+        _shared_dir.append(directory)
+    target = _shared_dir[0] / Path(path).name
+    if not target.exists():
+        shutil.copy2(path, target)
+        target.chmod(0o755)
+    return target
+
+
 class BusCallError(AssertionError):
     def __init__(self, name, message):
         self.name = name
@@ -713,7 +732,7 @@ class BusClient:
     """One bus connection in its own process (busclient.py): claims, calls, signals."""
 
     def __init__(self, bus, start=False, signals=False, user=None, timeout=5.0):
-        argv = [PYTHON, str(BUSCLIENT)]
+        argv = [PYTHON, str(BUSCLIENT if user is None else copy_for_other_users(BUSCLIENT))]
         if signals:
             argv.append("--signals")
         env = bus.env()

@@ -43,6 +43,8 @@ class Probe:
                            % binary)
         kwargs = {}
         if user is not None:
+            binary = str(rigmod.copy_for_other_users(binary))
+
             def demote():
                 rigmod._child_setup()
                 os.setgroups([])
