@@ -224,6 +224,74 @@ def test_gdbus_listener_drives_a_rotation_command(rig, tmp_path, scripts):
     holder.stop()
 
 
+def session_members(sid):
+    """The live processes of session `sid` (each script runs in a session of its own)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path("/proc", entry, "stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            members.append(int(entry))
+    return members
+
+
+def assert_sigterm_ends_everything(run):
+    """SIGTERM to the script alone (as a service manager's first signal) ends it and
+    everything it started: nothing of its session is left running."""
+    assert len(session_members(run.proc.pid)) >= 2  # the script and its monitor
+    os.kill(run.proc.pid, signal.SIGTERM)
+    try:
+        assert run.proc.wait(5) == 128 + signal.SIGTERM, run.stderr()
+        wait_until(lambda: not session_members(run.proc.pid), 3.0,
+                   what="the script's children to end")
+    finally:
+        for orphan in session_members(run.proc.pid):  # so that a failure fails, not hangs
+            os.kill(orphan, signal.SIGKILL)
+
+
+@pytest.mark.daemon
+@pytest.mark.timeout(60)
+def test_gdbus_listener_takes_its_monitor_along_on_sigterm(rig, tmp_path, scripts):
+    holder = rig.bus_client(start=True)
+    rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
+    run = scripts(rig, tmp_path, [EXAMPLES / "gdbus-listener.sh"])
+    assert run.reader.next_line(CHANGE) == "interface portrait"
+    assert_sigterm_ends_everything(run)
+    holder.stop()
+
+
+def migration_guide_script():
+    """The monitor-sensor script of the migration guide, as printed there."""
+    text = (REPO_ROOT / "docs/migrating-from-iio-sensor-proxy.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return next(block for block in blocks if 'monitor-sensor > "$fifo"' in block)
+
+
+@pytest.mark.daemon
+@pytest.mark.timeout(60)
+def test_migration_guide_monitor_sensor_script(make_rig, tmp_path, scripts):
+    """The guide's script, pasted as written, drives xrandr through the real monitor-sensor
+    and the compatibility interface, and SIGTERM ends monitor-sensor with it."""
+    rig = make_rig(config_text="[Compatibility]\nSensorProxy=yes\n")
+    script = tmp_path / "rotate.sh"
+    script.write_text(migration_guide_script())
+    script.chmod(0o755)
+    run = scripts(rig, tmp_path, [script])
+    wait_until(lambda: ["xrandr", "-o", "normal"] in args_of(run.calls()), CHANGE,
+               what="xrandr -o normal")
+    for pose, xrandr in [("landscape-right", "left"), ("portrait-upside-down", "inverted"),
+                         ("landscape-left", "right"), ("portrait", "normal")]:
+        rig.accel.set_pose(pose)
+        wait_until(lambda: args_of(run.calls())[-1] == ["xrandr", "-o", xrandr], CHANGE,
+                   what="xrandr -o %s after %s; calls %r" % (xrandr, pose, run.calls()))
+    assert_sigterm_ends_everything(run)
+
+
 # ---------------------------------------------------------------------------
 # motion-orientation exec
 
