@@ -4,7 +4,7 @@ public struct DaemonSettings: Equatable, Sendable {
     public var allowedInterfaceOrientations: Set<InterfaceOrientation> = [
         .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight,
     ]
-    /// The estimator's tunables (`SettleTimeMsec=`, `SwitchAngle=`).
+    /// The estimator's tunables (`[Orientation]` keys: `EstimatorSettings.configKeys`).
     public var estimator = EstimatorSettings()
     /// The forced low-energy flag (`[Energy] LowEnergyMode=`).
     public var lowEnergyMode = LowEnergySetting.auto
@@ -111,6 +111,10 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Applies one entry; returns what is wrong with it, or nil.
     mutating func apply(_ entry: ConfigEntry) -> String? {
         let keep = "; keeping the previous value"
+        if entry.section == "Orientation", let key = EstimatorSettings.configKeys.first(where: { $0.name == entry.key })
+        {
+            return estimator.apply(key, value: entry.value)
+        }
         switch (entry.section, entry.key) {
         case ("Orientation", "AllowedInterfaceOrientations"):
             var allowed: Set<InterfaceOrientation> = []
@@ -125,19 +129,6 @@ public struct DaemonSettings: Equatable, Sendable {
                 return "needs at least one interface orientation" + keep
             }
             allowedInterfaceOrientations = allowed
-        case ("Orientation", "SettleTimeMsec"):
-            guard let value = UInt32(entry.value), (20...1000).contains(value) else {
-                return "expected milliseconds between 20 and 1000, found '\(entry.value)'" + keep
-            }
-            // A half turn needs twice the evidence of a quarter turn.
-            estimator.quarterTurnSettleTime = Double(value) / 1000
-            estimator.halfTurnSettleTime = 2 * Double(value) / 1000
-        case ("Orientation", "SwitchAngle"):
-            guard let value = Double(entry.value), value.isFinite, (55...65).contains(value) else {
-                return "expected degrees between 55 and 65, found '\(entry.value)'" + keep
-            }
-            estimator.switchAngle = value
-
         case ("Energy", "LowEnergyMode"):
             guard let value = LowEnergySetting(rawValue: entry.value) else {
                 return "expected auto, on or off, found '\(entry.value)'" + keep

@@ -496,7 +496,7 @@ struct EstimatorSettingsTests {
         let clamped = settings.clamped()
         #expect(clamped.switchAngle == 65)
         #expect(clamped.quarterTurnSettleTime == EstimatorSettings().quarterTurnSettleTime)
-        #expect(clamped.lowerMagnitudeGate == EstimatorSettings.lowerMagnitudeGateRange.lowerBound)
+        #expect(clamped.lowerMagnitudeGate == EstimatorSettings.field(named: "lowerMagnitudeGate")!.range.lowerBound)
         #expect(clamped.problems().isEmpty)
         #expect(OrientationEstimator(settings: settings).settings == clamped)
     }

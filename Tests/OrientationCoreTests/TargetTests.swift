@@ -520,8 +520,8 @@ struct TargetTests {
         settings.flatHoldTime = 0
         settings.swingHoldTime = 0
         settings.overheadHoldTime = 0
-        settings.overheadTilt = EstimatorSettings.overheadTiltRange.upperBound
-        settings.swingTiltSpeed = EstimatorSettings.swingTiltSpeedRange.upperBound
+        settings.overheadTilt = EstimatorSettings.field(named: "overheadTilt")!.range.upperBound
+        settings.swingTiltSpeed = EstimatorSettings.field(named: "swingTiltSpeed")!.range.upperBound
         return settings
     }()
 
