@@ -51,12 +51,12 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
     /// each token (`notANumber`, `notFinite`), the count (`wrongCount`), the shape
     /// (`wrongRowCount`, `wrongRowLength`), then rows of zeros (`allZeroRow`).
     public init(parsing text: String) throws(MountMatrixError) {
-        if NumberText.trimmed(text).isEmpty { throw .wrongCount(found: 0) }
+        if text.trimmingASCIIWhitespace().isEmpty { throw .wrongCount(found: 0) }
         var values: [[Double]] = []
         for rowText in text.split(separator: ";", omittingEmptySubsequences: false) {
             var row: [Double] = []
             for field in rowText.split(separator: ",", omittingEmptySubsequences: false) {
-                let token = NumberText.trimmed(field)
+                let token = field.trimmingASCIIWhitespace()
                 switch NumberText.decimal(token) {
                 case .value(let value): row.append(value)
                 case .notFinite, .nonFiniteWord: throw .notFinite

@@ -76,7 +76,7 @@ public enum SensorPin: Equatable, Sendable, CustomStringConvertible {
     ///
     /// Matching is exact and case-sensitive, as sysfs is.
     public init?(configValue: String) {
-        let text = String(NumberText.trimmed(configValue))
+        let text = String(configValue.trimmingASCIIWhitespace())
         guard !text.isEmpty, !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         if let rest = Self.dropPrefix("label:", text) {
             guard !rest.isEmpty else { return nil }
@@ -240,7 +240,7 @@ public enum SensorSelection {
     /// `text` without surrounding whitespace, or nil when that leaves nothing.
     static func present(_ text: String?) -> String? {
         guard let text else { return nil }
-        let trimmed = NumberText.trimmed(text)
+        let trimmed = text.trimmingASCIIWhitespace()
         return trimmed.isEmpty ? nil : String(trimmed)
     }
 }
@@ -346,7 +346,7 @@ public struct ChannelCalibration: Equatable, Sendable {
                     break
                 }
                 problems.append(
-                    "ignoring the scale from \(source): must be positive, found \"\(NumberText.excerpt(NumberText.trimmed(text)))\""
+                    "ignoring the scale from \(source): must be positive, found \"\(NumberText.excerpt(text.trimmingASCIIWhitespace()))\""
                 )
             } catch {
                 problems.append("ignoring the scale from \(source): \(error)")

@@ -268,7 +268,7 @@ extension ConfigFile {
     /// `on` are true; `0`, `no`, `n`, `false`, `f`, `off` are false; letters in any case; nil
     /// for anything else. Surrounding spaces are ignored.
     public static func parseBoolean(_ text: String) -> Bool? {
-        switch trim(text).lowercased() {
+        switch text.trimmingASCIIWhitespace().lowercased() {
         case "1", "yes", "y", "true", "t", "on": true
         case "0", "no", "n", "false", "f", "off": false
         default: nil
