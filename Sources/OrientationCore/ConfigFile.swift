@@ -83,3 +83,16 @@ public enum ConfigFile {
         return (entries, diagnostics)
     }
 }
+
+extension ConfigFile {
+    /// Reads a boolean the way systemd does (`parse_boolean()`): `1`, `yes`, `y`, `true`, `t`,
+    /// `on` are true; `0`, `no`, `n`, `false`, `f`, `off` are false; letters in any case; nil
+    /// for anything else. Surrounding spaces are ignored.
+    public static func parseBoolean(_ text: String) -> Bool? {
+        switch text.trimmingASCIIWhitespace().lowercased() {
+        case "1", "yes", "y", "true", "t", "on": true
+        case "0", "no", "n", "false", "f", "off": false
+        default: nil
+        }
+    }
+}
