@@ -191,11 +191,13 @@ public struct DaemonSettings: Equatable, Sendable {
                 sensorPin = pin
             }
         case ("Sensor", "MountMatrix"):
-            if entry.value.isEmpty {
+            // Taken with or without quotes: the README and udev's hwdb print the value quoted.
+            let text = Self.unquoted(entry.value)
+            if text.isEmpty {
                 mountMatrixOverride = nil
             } else {
                 do {
-                    mountMatrixOverride = try MountMatrix(parsing: entry.value)
+                    mountMatrixOverride = try MountMatrix(parsing: text)
                 } catch {
                     return "\(error), found '\(entry.value)'" + keep
                 }
@@ -227,6 +229,14 @@ public struct DaemonSettings: Equatable, Sendable {
         }
         target = value
         return nil
+    }
+
+    /// `text` without one pair of surrounding double or single quotes, if it has them.
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+            return text
+        }
+        return String(text.dropFirst().dropLast())
     }
 
     /// The words of a list value, separated by spaces, tabs or commas.

@@ -152,7 +152,8 @@ public enum SensorSelection {
     /// Words are compared without surrounding whitespace and without regard to case. An unknown
     /// word at a level falls through to the next, noted in the reason, e.g.
     /// "label accel-base (ignored: udev property ACCEL_LOCATION=lid is not display or base)".
-    /// A label that is not one of the two location labels is not noted: labels are free-form.
+    /// A label that is not one of the two location labels is not noted: labels are free-form
+    /// (but see `otherLabel(of:)`).
     public static func location(of candidate: AccelerometerCandidate) -> (
         location: AccelerometerLocation, reason: String
     ) {
@@ -162,27 +163,45 @@ public enum SensorSelection {
         }
 
         if let value = present(candidate.udevLocation) {
-            switch value.lowercased() {
-            case "display": return (.display, reason("udev property ACCEL_LOCATION=\(value)"))
-            case "base": return (.base, reason("udev property ACCEL_LOCATION=\(value)"))
-            default: ignored.append("udev property ACCEL_LOCATION=\(value) is not display or base")
+            if let location = udevLocationWords[value.lowercased()] {
+                return (location, reason("udev property ACCEL_LOCATION=\(value)"))
             }
+            ignored.append("udev property ACCEL_LOCATION=\(value) is not display or base")
         }
-        if let value = present(candidate.label) {
-            switch value.lowercased() {
-            case "accel-display": return (.display, reason("label \(value)"))
-            case "accel-base": return (.base, reason("label \(value)"))
-            default: break
-            }
+        if let value = present(candidate.label), let location = locationLabels[value.lowercased()] {
+            return (location, reason("label \(value)"))
         }
         if let value = present(candidate.sysfsLocation) {
-            switch value.lowercased() {
-            case "lid", "display": return (.display, reason("location attribute \(value)"))
-            case "base": return (.base, reason("location attribute \(value)"))
-            default: ignored.append("location attribute \(value) is not lid or base")
+            if let location = locationAttributeWords[value.lowercased()] {
+                return (location, reason("location attribute \(value)"))
             }
+            ignored.append("location attribute \(value) is not lid or base")
         }
         return (.display, reason("no ACCEL_LOCATION, location label or location attribute, taken as the display's"))
+    }
+
+    /// The words of the udev property `ACCEL_LOCATION` (systemd's hwdb), lower case.
+    static let udevLocationWords: [String: AccelerometerLocation] = ["display": .display, "base": .base]
+    /// The kernel's standardized location labels, lower case.
+    static let locationLabels: [String: AccelerometerLocation] = ["accel-display": .display, "accel-base": .base]
+    /// The words of the sysfs `location` attribute (the kernel ABI's `lid` and `base`; `display`
+    /// is accepted too), lower case.
+    static let locationAttributeWords: [String: AccelerometerLocation] = [
+        "lid": .display, "display": .display, "base": .base,
+    ]
+
+    /// The label of a sensor that is labelled as something else than the display or the base
+    /// (the kernel labels the camera module's sensor of some Chromebooks `accel-camera`) and
+    /// that no udev property or location attribute places; nil for any other sensor. Such a
+    /// sensor counts as a display sensor only when there is no other: it may not turn with the
+    /// screen, and never drives rotation ahead of a display sensor.
+    public static func otherLabel(of candidate: AccelerometerCandidate) -> String? {
+        guard let label = present(candidate.label), locationLabels[label.lowercased()] == nil else { return nil }
+        if let value = present(candidate.udevLocation), udevLocationWords[value.lowercased()] != nil { return nil }
+        if let value = present(candidate.sysfsLocation), locationAttributeWords[value.lowercased()] != nil {
+            return nil
+        }
+        return label
     }
 
     /// The sensor that drives rotation, as an index into `candidates` (in discovery order).
@@ -190,7 +209,8 @@ public enum SensorSelection {
     /// - With a pin that matches: the first matching candidate, even a base sensor (the user
     ///   asked for it; the reason says so).
     /// - Else the first display sensor, IIO sensors before input-subsystem ones (those are a
-    ///   fallback); base sensors never drive rotation otherwise. A pin that matches nothing is
+    ///   fallback), and sensors with another label (`otherLabel(of:)`) after all of them; base
+    ///   sensors never drive rotation otherwise. A pin that matches nothing is
     ///   named in the reason, with the automatic choice that replaces it.
     /// - nil when nothing qualifies, with the reason: no accelerometer at all, or only base
     ///   ones (named, with why each counts as base).
@@ -213,14 +233,23 @@ public enum SensorSelection {
         }
 
         var bases: [String] = []
-        let iioFirst =
-            candidates.indices.filter { candidates[$0].subsystem == .iio }
-            + candidates.indices.filter { candidates[$0].subsystem != .iio }
-        for index in iioFirst {
+        let others = candidates.indices.filter { otherLabel(of: candidates[$0]) != nil }
+        let placed = candidates.indices.filter { !others.contains($0) }
+        let order =
+            placed.filter { candidates[$0].subsystem == .iio } + placed.filter { candidates[$0].subsystem != .iio }
+            + others.filter { candidates[$0].subsystem == .iio } + others.filter { candidates[$0].subsystem != .iio }
+        for index in order {
             let candidate = candidates[index]
             let (location, why) = location(of: candidate)
             if location == .display {
                 var text = prefix + "\(candidate.displayName), the display accelerometer (\(why))"
+                if let label = otherLabel(of: candidate) {
+                    text +=
+                        "; labelled \(label), not accel-display: used because no other display accelerometer was found"
+                } else if !others.isEmpty {
+                    let names = others.map { "\(candidates[$0].displayName), label \(otherLabel(of: candidates[$0])!)" }
+                    text += "; not a display accelerometer: " + names.joined(separator: ", ")
+                }
                 if candidate.subsystem == .input {
                     text += "; an input-subsystem accelerometer, used because no IIO accelerometer qualifies"
                 }

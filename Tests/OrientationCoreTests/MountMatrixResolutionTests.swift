@@ -2,6 +2,33 @@ import OrientationCore
 import Testing
 
 @Suite struct MountMatrixResolutionTests {
+    @Test func singularMatrixIsUsedWithANotice() throws {
+        let bush = "1, 0, 0; 0, -1, 0; 1, 0, 0"
+        let result = MountMatrixResolution.resolve(
+            override: nil, sources: [("udev property ACCEL_MOUNT_MATRIX", bush), ("mount_matrix", "1,0,0;0,1,0;0,0,1")])
+        #expect(result.matrix == (try MountMatrix(parsing: bush)))
+        #expect(result.source == "udev property ACCEL_MOUNT_MATRIX")
+        #expect(result.problems.count == 1)
+        #expect(result.problems.first?.contains("udev property ACCEL_MOUNT_MATRIX") == true)
+        #expect(result.problems.first?.contains("singular") == true)
+        #expect(result.problems.first?.contains("face-up and face-down are unavailable") == true)
+        let override = MountMatrixResolution.resolve(override: try MountMatrix(parsing: bush), sources: [])
+        #expect(override.source == MountMatrixResolution.overrideSource)
+        #expect(override.problems.count == 1)
+        #expect(override.problems.first?.contains("[Sensor] MountMatrix=") == true)
+    }
+
+    @Test func parallelUprightRowsFallThrough() throws {
+        let result = MountMatrixResolution.resolve(
+            override: nil, sources: [("udev property ACCEL_MOUNT_MATRIX", "1,0,0;1,0,0;0,0,1"), ("mount_matrix", nil)])
+        #expect(result.matrix == .identity)
+        #expect(
+            result.problems == [
+                "ignoring the mount matrix from udev property ACCEL_MOUNT_MATRIX: "
+                    + "mount matrix rows 1 and 2 (x and y) are parallel"
+            ])
+    }
+
     let swapped = "0, 1, 0; 1, 0, 0; 0, 0, 1"
     let flipped = "-1, 0, 0; 0, -1, 0; 0, 0, 1"
 

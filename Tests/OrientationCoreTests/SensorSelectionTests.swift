@@ -270,3 +270,60 @@ private let basePath = "/sys/devices/platform/base/iio:device1"
         }
     }
 }
+
+@Suite struct OtherLabelChoiceTests {
+    let camera = AccelerometerCandidate(
+        syspath: "/sys/devices/platform/cros-ec-accel.0/iio:device0", name: "cros-ec-accel", label: "accel-camera")
+    let unlabelled = AccelerometerCandidate(syspath: displayPath, name: "accel_3d")
+
+    @Test func anotherLabelIsNeitherDisplayNorBaseWhenNothingPlacesIt() {
+        #expect(SensorSelection.otherLabel(of: camera) == "accel-camera")
+        #expect(SensorSelection.otherLabel(of: unlabelled) == nil)
+        var display = unlabelled
+        display.label = " Accel-Display\n"
+        #expect(SensorSelection.otherLabel(of: display) == nil)
+        var placed = camera
+        placed.udevLocation = "display"
+        #expect(SensorSelection.otherLabel(of: placed) == nil)
+        placed = camera
+        placed.sysfsLocation = "lid"
+        #expect(SensorSelection.otherLabel(of: placed) == nil)
+        // A location word that means nothing does not place it.
+        placed.sysfsLocation = "camera"
+        #expect(SensorSelection.otherLabel(of: placed) == "accel-camera")
+    }
+
+    @Test func aDisplaySensorComesFirstWhateverTheOrder() {
+        var labelled = unlabelled
+        labelled.label = "accel-display"
+        for display in [labelled, unlabelled] {
+            for candidates in [[camera, display], [display, camera]] {
+                let (index, reason) = SensorSelection.choose(candidates, pin: nil)
+                #expect(index.map { candidates[$0] } == display)
+                #expect(reason.contains("not a display accelerometer: cros-ec-accel"))
+                #expect(reason.contains("label accel-camera"))
+            }
+        }
+        // Even an input-subsystem display sensor comes before it.
+        let input = AccelerometerCandidate(
+            syspath: "/sys/devices/platform/lis3lv02d/input/input5/event5", subsystem: .input, name: "lis3lv02d")
+        #expect(SensorSelection.choose([camera, input], pin: nil).index == 1)
+    }
+
+    @Test func aloneItStillDrivesRotation() {
+        var base = unlabelled
+        base.label = "accel-base"
+        for candidates in [[camera], [base, camera]] {
+            let (index, reason) = SensorSelection.choose(candidates, pin: nil)
+            #expect(index.map { candidates[$0] } == camera)
+            #expect(reason.contains("labelled accel-camera, not accel-display"))
+        }
+    }
+
+    @Test func aPinStillWins() {
+        let (index, reason) = SensorSelection.choose(
+            [unlabelled, camera], pin: SensorPin(configValue: "label:accel-camera"))
+        #expect(index == 1)
+        #expect(reason.contains("pinned"))
+    }
+}
