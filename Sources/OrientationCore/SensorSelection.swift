@@ -247,7 +247,9 @@ public enum SensorSelection {
                     text +=
                         "; labelled \(label), not accel-display: used because no other display accelerometer was found"
                 } else if !others.isEmpty {
-                    let names = others.map { "\(candidates[$0].displayName), label \(otherLabel(of: candidates[$0])!)" }
+                    let names = others.compactMap { other in
+                        otherLabel(of: candidates[other]).map { "\(candidates[other].displayName), label \($0)" }
+                    }
                     text += "; not a display accelerometer: " + names.joined(separator: ", ")
                 }
                 if candidate.subsystem == .input {
