@@ -120,12 +120,12 @@ final class BufferedAccelerometer {
     private func pickTrigger() throws(SystemError) {
         let current = "\(syspath)/trigger/current_trigger"
         guard Sysfs.isReadable(current) else { return }
-        if !(try Sysfs.read(current).trimmingWhitespace()).isEmpty { return }
+        if !(try Sysfs.read(current).trimmingASCIIWhitespace()).isEmpty { return }
         let deviceName = info.name ?? ""
         let number = syspath.split(separator: "/").last.map { $0.replacingPrefix("iio:device") } ?? ""
         var names: [String] = []
         for trigger in Udev.devices(subsystem: "iio", sysname: "trigger*") {
-            if let name = try? Sysfs.read("\(trigger)/name").trimmingWhitespace() { names.append(name) }
+            if let name = try? String(Sysfs.read("\(trigger)/name").trimmingASCIIWhitespace()) { names.append(name) }
         }
         guard
             let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })

@@ -181,6 +181,7 @@ public final class Daemon {
             }
             do {
                 reader = try AccelerometerDiscovery.reader(for: info)
+                estimator.facesAvailable = info.mountMatrix.tellsFaceUpFromFaceDown
                 Log.info(
                     "using accelerometer \(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"
                 )
@@ -241,7 +242,7 @@ public final class Daemon {
         acceptedEntries = loaded.acceptedEntries
         runtimeLowEnergy = nil
         if settings.estimator != previous.estimator {
-            estimator = OrientationEstimator(settings: settings.estimator)
+            estimator = OrientationEstimator(settings: settings.estimator, facesAvailable: estimator.facesAvailable)
         }
         if settings.allowedInterfaceOrientations != previous.allowedInterfaceOrientations {
             interfacePolicy = InterfaceOrientationPolicy(allowed: settings.allowedInterfaceOrientations)

@@ -116,7 +116,7 @@ final class InputPollInterval {
         let directory = "\(syspath)/device"
         func number(_ name: String) -> UInt32? {
             guard let text = try? Sysfs.read("\(directory)/\(name)") else { return nil }
-            return UInt32(text.trimmingWhitespace())
+            return UInt32(text.trimmingASCIIWhitespace())
         }
         guard let original = number("poll") else { return nil }
         let low = number("min") ?? 1

@@ -10,11 +10,11 @@ public struct PowerSupplies {
     public mutating func batteries() -> [BatteryReading] {
         var readings: [BatteryReading] = []
         for syspath in Udev.devices(subsystem: "power_supply") {
-            guard (try? Sysfs.read("\(syspath)/type").trimmingWhitespace()) == "Battery",
-                (try? Sysfs.read("\(syspath)/scope").trimmingWhitespace()) != "Device"
+            guard (try? Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace()) == "Battery",
+                (try? Sysfs.read("\(syspath)/scope").trimmingASCIIWhitespace()) != "Device"
             else { continue }
             do {
-                let status = try Sysfs.read("\(syspath)/status").trimmingWhitespace()
+                let status = try String(Sysfs.read("\(syspath)/status").trimmingASCIIWhitespace())
                 var capacity: Int? = nil
                 let capacityPath = "\(syspath)/capacity"
                 if Sysfs.isReadable(capacityPath) {
@@ -50,13 +50,13 @@ public struct ThermalZones {
         for syspath in Udev.devices(subsystem: "thermal", sysname: "thermal_zone*") {
             let zone = String(syspath.split(separator: "/").last ?? "")
             do {
-                let type = try Sysfs.read("\(syspath)/type").trimmingWhitespace()
+                let type = try String(Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace())
                 let temperature = try millidegrees("\(syspath)/temp")
                 var trips: [TripPoint] = []
                 for index in 0..<ThermalZones.maximumTripPoints {
                     let tempPath = "\(syspath)/trip_point_\(index)_temp"
                     guard Sysfs.isReadable(tempPath) else { break }
-                    let tripType = try Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingWhitespace()
+                    let tripType = try String(Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingASCIIWhitespace())
                     trips.append(
                         TripPoint(temperature: try millidegrees(tempPath), type: TripPointType(sysfs: tripType)))
                 }

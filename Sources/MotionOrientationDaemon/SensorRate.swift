@@ -53,7 +53,7 @@ final class SensorRate {
     init?(syspath: String) {
         for prefix in ["", "in_accel_"] {
             let path = "\(syspath)/\(prefix)sampling_frequency"
-            guard let original = try? Sysfs.read(path).trimmingWhitespace(), !original.isEmpty,
+            guard let original = try? String(Sysfs.read(path).trimmingASCIIWhitespace()), !original.isEmpty,
                 let text = try? Sysfs.read("\(path)_available"),
                 let available = SamplingFrequency.parseAvailable(text)
             else { continue }

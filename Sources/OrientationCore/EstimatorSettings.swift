@@ -1,9 +1,10 @@
 /// Every constant of `OrientationEstimator`, named, with its unit, default and reason.
 ///
 /// Units: times in seconds, angles in degrees, magnitudes as fractions of the (self-calibrated)
-/// 1 g reference unless stated otherwise. Each setting has an allowed range (a `...Range` static);
-/// `problems()` lists the settings outside it and `clamped()` brings them back. The estimator
-/// always works with `clamped()` settings, so a bad configuration cannot make it misbehave.
+/// 1 g reference unless stated otherwise. Each setting has a row in `fields` with its unit and
+/// allowed range; `problems()` lists the settings outside it and `clamped()` brings them back.
+/// The estimator always works with `clamped()` settings, so a bad configuration cannot make it
+/// misbehave. The `[Orientation]` keys that set some of them are `configKeys`.
 public struct EstimatorSettings: Sendable, Equatable {
     // MARK: Low-pass gravity filter
 
@@ -12,23 +13,17 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// Short enough that a deliberate turn shows within a few tenths of a second, long enough to
     /// smooth hand tremor (8-12 Hz).
     public var filterTimeConstant = 0.1
-    /// Allowed range of `filterTimeConstant`.
-    public static let filterTimeConstantRange = 0.01...1.0
 
     /// Time constant used while the signal is disturbed (the reading's magnitude is off the
     /// 1 g reference by `disturbanceFullScale` or more). Seconds, default 0.3. Linear
     /// acceleration (walking, shaking) then gets averaged out harder. Between the two levels the
     /// time constant is interpolated linearly.
     public var disturbedFilterTimeConstant = 0.3
-    /// Allowed range of `disturbedFilterTimeConstant`.
-    public static let disturbedFilterTimeConstantRange = 0.01...3.0
 
     /// Magnitude deviation from the 1 g reference at which the filter fully uses
     /// `disturbedFilterTimeConstant`. Fraction of 1 g, default 0.2: a turning device keeps
     /// |a| = 1 g, shaking and walking change it by tenths of a g.
     public var disturbanceFullScale = 0.2
-    /// Allowed range of `disturbanceFullScale`.
-    public static let disturbanceFullScaleRange = 0.01...1.0
 
     /// Longest time between two samples that still continues the filter. Seconds, default 6.
     /// A longer gap (or time going backwards) restarts the filter from the new sample and
@@ -37,75 +32,53 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// `SamplingPolicy.intervalRange`) with a late wakeup; samples further apart than this can
     /// still give a first decision but never change a committed one.
     public var maximumSampleGap = 6.0
-    /// Allowed range of `maximumSampleGap`.
-    public static let maximumSampleGapRange = 0.1...60.0
 
     // MARK: 1 g reference and magnitude gate
 
     /// Starting value of the 1 g reference. m/s^2, default 9.80665 (standard gravity).
     public var nominalGravity = 9.80665
-    /// Allowed range of `nominalGravity`.
-    public static let nominalGravityRange = 1.0...100.0
 
     /// Time constant of the running 1 g reference estimate once it has this much steady
     /// evidence; before that it is a plain mean of all steady samples. Seconds, default 5. Slow,
     /// so that a brief steady non-1 g condition (an elevator, a car braking) barely moves it.
     public var referenceTimeConstant = 5.0
-    /// Allowed range of `referenceTimeConstant`.
-    public static let referenceTimeConstantRange = 0.1...600.0
 
     /// Steady evidence needed before the 1 g reference is trusted. Seconds, default 0.05 (two
     /// samples at 20 Hz). Until then the magnitude gate only checks the plausible scale range,
     /// so that a sensor with a wrong absolute scale still gives a fast first decision.
     public var referenceTrustTime = 0.05
-    /// Allowed range of `referenceTrustTime`.
-    public static let referenceTrustTimeRange = 0.0...10.0
 
     /// Smallest |a| that may count as 1 g at all, as a fraction of `nominalGravity`; default 0.4.
     /// Below it a reading is free fall (or a dead sensor) and never calibrates the reference.
     /// Sensor scale errors down to x0.4 are supported.
     public var minimumPlausibleScale = 0.4
-    /// Allowed range of `minimumPlausibleScale`.
-    public static let minimumPlausibleScaleRange = 0.05...0.95
 
     /// Largest |a| that may count as 1 g, as a fraction of `nominalGravity`; default 2.5. Scale
     /// errors up to x2.5 are supported; above it a reading is a shock or saturation.
     public var maximumPlausibleScale = 2.5
-    /// Allowed range of `maximumPlausibleScale`.
-    public static let maximumPlausibleScaleRange = 1.05...20.0
 
     /// Largest change between consecutive raw readings for them to count as steady ("calm"), as
     /// a fraction of the previous reading's magnitude; default 0.05. Sensor noise and tremor stay
     /// well under it, a shake does not. Calm readings calibrate the 1 g reference, and the very
     /// first decision waits for one.
     public var calmChange = 0.05
-    /// Allowed range of `calmChange`.
-    public static let calmChangeRange = 0.001...0.5
 
     /// Lower magnitude gate: readings with |a| below this fraction of the 1 g reference are free
     /// fall or throw and are rejected. Default 0.6 (Android rejects beyond about 0.4 g off 1 g).
     public var lowerMagnitudeGate = 0.6
-    /// Allowed range of `lowerMagnitudeGate`.
-    public static let lowerMagnitudeGateRange = 0.1...0.95
 
     /// Upper magnitude gate: readings with |a| above this fraction of the 1 g reference are
     /// shocks, taps or saturation and are rejected. Default 1.4.
     public var upperMagnitudeGate = 1.4
-    /// Allowed range of `upperMagnitudeGate`.
-    public static let upperMagnitudeGateRange = 1.05...5.0
 
     /// How long commits stay blocked after a rejected reading (garbage, free fall, shock).
     /// Seconds, default 0.3: the moments right after a bump are not trustworthy either.
     public var disturbanceHoldTime = 0.3
-    /// Allowed range of `disturbanceHoldTime`.
-    public static let disturbanceHoldTimeRange = 0.0...5.0
 
     /// Smallest magnitude of the filtered gravity estimate, as a fraction of the 1 g reference,
     /// for it to propose anything; default 0.5. A fast swing averages opposite readings into a
     /// short vector whose direction means little.
     public var minimumFilteredMagnitude = 0.5
-    /// Allowed range of `minimumFilteredMagnitude`.
-    public static let minimumFilteredMagnitudeRange = 0.1...0.95
 
     // MARK: Angles
 
@@ -114,50 +87,36 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// adjacent orientation happens 15 degrees past the 45 degree boundary (Android's listener
     /// uses a similar gap), and a device held at 45 degrees never chatters.
     public var switchAngle = 60.0
-    /// Allowed range of `switchAngle`.
-    public static let switchAngleRange = 55.0...65.0
 
     /// With no upright orientation to hold on to (first decision, or leaving face-up/down that
     /// was entered first), the in-plane direction must be within this many degrees of an axis to
     /// propose it. Degrees, default 40: a 5 degree margin from the ambiguous 45.
     public var firstDecisionAxisAngle = 40.0
-    /// Allowed range of `firstDecisionAxisAngle`.
-    public static let firstDecisionAxisAngleRange = 20.0...44.0
 
     /// Tilt (angle between gravity and the screen plane) above which no upright orientation is
     /// proposed: the device lies too flat for its in-plane direction to mean anything. Degrees,
     /// default 70.
     public var uprightTiltLimit = 70.0
-    /// Allowed range of `uprightTiltLimit`.
-    public static let uprightTiltLimitRange = 60.0...85.0
 
     /// Tilt beyond which face-up (screen toward the sky) or face-down is entered. Degrees,
     /// default 70.
     public var faceEnterTilt = 70.0
-    /// Allowed range of `faceEnterTilt`.
-    public static let faceEnterTiltRange = 65.0...85.0
 
     /// Tilt below which face-up or face-down is left again. Degrees, default 60: 10 degrees of
     /// hysteresis so a device propped at 65 degrees does not flip between face-up and upright.
     public var faceLeaveTilt = 60.0
-    /// Allowed range of `faceLeaveTilt`.
-    public static let faceLeaveTiltRange = 40.0...64.0
 
     /// Commits happen only while the filtered gravity direction turns slower than this. Degrees
     /// per second, default 45. A fast flip (hundreds of degrees per second) therefore never
     /// commits the landscape it passes through; a slow deliberate tilt (a few degrees per second)
     /// still commits.
     public var steadyAngularSpeed = 45.0
-    /// Allowed range of `steadyAngularSpeed`.
-    public static let steadyAngularSpeedRange = 5.0...720.0
 
     /// Time constant over which the angular speed compared with `steadyAngularSpeed` is averaged.
     /// Seconds, default 0.05. The speed from one sample to the next jitters with sensor noise and
     /// tremor, more at high sample rates (short steps); averaging over a fixed time makes the gate
     /// open at the same moment at 10, 25 or 50 Hz. Short, so that it adds little delay.
     public var angularSpeedTimeConstant = 0.05
-    /// Allowed range of `angularSpeedTimeConstant`.
-    public static let angularSpeedTimeConstantRange = 0.0...1.0
 
     /// A move of the filtered direction by more than this between two readings makes
     /// `isSettling` true (motion), whatever the time between them. Degrees, default 10. An
@@ -166,8 +125,6 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// fast rate at once. Noise and tremor move it by a few degrees at most, even between readings
     /// seconds apart. Does not affect decisions.
     public var motionStepAngle = 10.0
-    /// Allowed range of `motionStepAngle`.
-    public static let motionStepAngleRange = 1.0...45.0
 
     // MARK: Rotation holds (flat, swing, overhead)
     //
@@ -182,22 +139,16 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// `uprightTiltLimit` (face up or face down). Seconds, default 0.5: picking a device up from a
     /// table takes about that long, and its in-plane direction swings meanwhile.
     public var flatHoldTime = 0.5
-    /// Allowed range of `flatHoldTime`.
-    public static let flatHoldTimeRange = 0.0...5.0
 
     /// Tilt speed of the filtered gravity above which the device is swinging (being put down,
     /// picked up, swung toward or away from the face). Degrees per second, default 60 (Android:
     /// 20 degrees within 0.3 s). A turn about the screen normal keeps the tilt constant and never
     /// counts; hand tremor, filtered, stays under 20 degrees per second.
     public var swingTiltSpeed = 60.0
-    /// Allowed range of `swingTiltSpeed`.
-    public static let swingTiltSpeedRange = 10.0...720.0
 
     /// Hold after a swing: rotations wait this long after the tilt last changed faster than
     /// `swingTiltSpeed`. Seconds, default 0.3, enough for the hand to come to rest.
     public var swingHoldTime = 0.3
-    /// Allowed range of `swingHoldTime`.
-    public static let swingHoldTimeRange = 0.0...5.0
 
     /// Screen-down tilt beyond which the device is held overhead (someone lying on their back,
     /// reading with the screen facing down at them). Degrees, default 40 (Android's listener uses
@@ -205,16 +156,12 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// of proposing another (a first decision is still made); face-down still applies beyond
     /// `faceEnterTilt`.
     public var overheadTilt = 40.0
-    /// Allowed range of `overheadTilt`.
-    public static let overheadTiltRange = 20.0...65.0
 
     /// Hold after an overhead pose: rotations wait this long after the screen last faced down by
     /// more than `overheadTilt`. Seconds, default 0.5: sitting up again is a swing of its own.
     /// With no upright orientation committed yet (e.g. lifted from face-down into an overhead
     /// pose) there is nothing to keep, and the overhead pose blocks nothing.
     public var overheadHoldTime = 0.5
-    /// Allowed range of `overheadHoldTime`.
-    public static let overheadHoldTimeRange = 0.0...5.0
 
     // MARK: Evidence timers
 
@@ -224,15 +171,11 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// a fresh decision). Without a calm reading (a shaken device) the first decision takes
     /// `quarterTurnSettleTime` instead.
     public var firstDecisionSettleTime = 0.05
-    /// Allowed range of `firstDecisionSettleTime`.
-    public static let firstDecisionSettleTimeRange = 0.0...2.0
 
     /// Evidence time before committing a 90 degree change (e.g. portrait to landscape, or upright
     /// to face-up). Seconds, default 0.2: short enough to feel immediate, long enough to ride out
     /// a wobble past the switch angle.
     public var quarterTurnSettleTime = 0.2
-    /// Allowed range of `quarterTurnSettleTime`.
-    public static let quarterTurnSettleTimeRange = 0.0...5.0
 
     /// Evidence time before committing a 180 degree change (portrait to upside-down, landscape
     /// to landscape, face-up to face-down). Seconds, default 0.4: a half turn is rarely wanted
@@ -241,8 +184,6 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// the final proposal must also have lasted `quarterTurnSettleTime`. A 0.5 s flip is thus
     /// committed about 0.2 s after it ends, a sudden one (a step) about 0.5 s after it.
     public var halfTurnSettleTime = 0.4
-    /// Allowed range of `halfTurnSettleTime`.
-    public static let halfTurnSettleTimeRange = 0.0...10.0
 
     // MARK: Calm fast path
     //
@@ -273,23 +214,17 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// (`SettleTimeMsec=` in the configuration), which stays the evidence time of every other
     /// change.
     public var calmSettleTime = 0.08
-    /// Allowed range of `calmSettleTime`.
-    public static let calmSettleTimeRange = 0.02...1.0
 
     /// Largest distance of a reading from the first reading of its calm run, as a fraction of that
     /// reading's magnitude; default 0.05 (about 2.9 degrees). Sensor noise of a resting device
     /// (0.01 g) and light tremor stay within it; a moving device, 0.03 g noise or 3 degrees of
     /// tremor leave it within a reading or two.
     public var calmSpread = 0.05
-    /// Allowed range of `calmSpread`.
-    public static let calmSpreadRange = 0.005...0.3
 
     /// Largest deviation of a calm reading's magnitude from the 1 g reference, as a fraction of
     /// it; default 0.05. Linear acceleration (walking, shaking, a bump) changes |a| by tenths of
     /// a g; a device at rest reads 1 g.
     public var calmMagnitudeBand = 0.05
-    /// Allowed range of `calmMagnitudeBand`.
-    public static let calmMagnitudeBandRange = 0.005...0.3
 
     /// Smallest change of direction, from the last accepted reading to the first reading of a
     /// calm run, for the run to count as the end of a sudden turn. Degrees, default 30 (half the
@@ -300,17 +235,174 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// 0.4 s turn at 10 Hz) and keeps the filtered, settle-time path at every rate, so its
     /// decisions stay the same within a sample period whatever the rate.
     public var calmJumpAngle = 30.0
-    /// Allowed range of `calmJumpAngle`.
-    public static let calmJumpAngleRange = 10.0...90.0
 
     /// Tolerance when comparing elapsed times with settle times. Seconds, default 0.001: sample
     /// timestamps jitter, and 0.05 s of evidence measured as 0.0499999 must still count.
     public var timingSlack = 0.001
-    /// Allowed range of `timingSlack`.
-    public static let timingSlackRange = 0.0...0.01
 
     /// Creates the default settings.
     public init() {}
+
+    /// What a setting's number measures.
+    public enum Unit: String, Sendable {
+        /// Seconds.
+        case seconds
+        /// Degrees.
+        case degrees
+        /// Degrees per second.
+        case degreesPerSecond = "degrees per second"
+        /// A fraction of a magnitude: of the 1 g reference unless the setting says otherwise.
+        case fraction
+        /// m/s^2.
+        case metresPerSecondSquared = "m/s^2"
+    }
+
+    /// One setting: its property name, unit and allowed range, and the property itself, reached
+    /// through a pair of plain closures rather than a key path (as `SamplingPolicy.Field`, and for
+    /// the same reason: key paths pull in runtime code that would stay resident in the daemon).
+    /// The default is the property's initial value.
+    public struct Field: Sendable {
+        /// The property's name, e.g. "switchAngle".
+        public let name: String
+        /// What the value measures.
+        public let unit: Unit
+        /// The allowed range; `clamped()` brings values back into it.
+        public let range: ClosedRange<Double>
+        let get: @Sendable (EstimatorSettings) -> Double
+        let set: @Sendable (inout EstimatorSettings, Double) -> Void
+
+        init(
+            _ name: String, _ unit: Unit, _ range: ClosedRange<Double>,
+            _ get: @escaping @Sendable (EstimatorSettings) -> Double,
+            _ set: @escaping @Sendable (inout EstimatorSettings, Double) -> Void
+        ) {
+            self.name = name
+            self.unit = unit
+            self.range = range
+            self.get = get
+            self.set = set
+        }
+    }
+
+    /// The value of `field`.
+    public subscript(field: Field) -> Double {
+        get { field.get(self) }
+        set { field.set(&self, newValue) }
+    }
+
+    /// Every setting, in declaration order: the one table of names, units and ranges.
+    public static let fields: [Field] = [
+        Field("filterTimeConstant", .seconds, 0.01...1.0, { $0.filterTimeConstant }, { $0.filterTimeConstant = $1 }),
+        Field(
+            "disturbedFilterTimeConstant", .seconds, 0.01...3.0, { $0.disturbedFilterTimeConstant },
+            { $0.disturbedFilterTimeConstant = $1 }),
+        Field(
+            "disturbanceFullScale", .fraction, 0.01...1.0, { $0.disturbanceFullScale }, { $0.disturbanceFullScale = $1 }
+        ),
+        Field("maximumSampleGap", .seconds, 0.1...60.0, { $0.maximumSampleGap }, { $0.maximumSampleGap = $1 }),
+        Field(
+            "nominalGravity", .metresPerSecondSquared, 1.0...100.0, { $0.nominalGravity }, { $0.nominalGravity = $1 }),
+        Field(
+            "referenceTimeConstant", .seconds, 0.1...600.0, { $0.referenceTimeConstant },
+            { $0.referenceTimeConstant = $1 }),
+        Field("referenceTrustTime", .seconds, 0.0...10.0, { $0.referenceTrustTime }, { $0.referenceTrustTime = $1 }),
+        Field(
+            "minimumPlausibleScale", .fraction, 0.05...0.95, { $0.minimumPlausibleScale },
+            { $0.minimumPlausibleScale = $1 }),
+        Field(
+            "maximumPlausibleScale", .fraction, 1.05...20.0, { $0.maximumPlausibleScale },
+            { $0.maximumPlausibleScale = $1 }),
+        Field("calmChange", .fraction, 0.001...0.5, { $0.calmChange }, { $0.calmChange = $1 }),
+        Field("lowerMagnitudeGate", .fraction, 0.1...0.95, { $0.lowerMagnitudeGate }, { $0.lowerMagnitudeGate = $1 }),
+        Field("upperMagnitudeGate", .fraction, 1.05...5.0, { $0.upperMagnitudeGate }, { $0.upperMagnitudeGate = $1 }),
+        Field("disturbanceHoldTime", .seconds, 0.0...5.0, { $0.disturbanceHoldTime }, { $0.disturbanceHoldTime = $1 }),
+        Field(
+            "minimumFilteredMagnitude", .fraction, 0.1...0.95, { $0.minimumFilteredMagnitude },
+            { $0.minimumFilteredMagnitude = $1 }),
+        Field("switchAngle", .degrees, 55.0...65.0, { $0.switchAngle }, { $0.switchAngle = $1 }),
+        Field(
+            "firstDecisionAxisAngle", .degrees, 20.0...44.0, { $0.firstDecisionAxisAngle },
+            { $0.firstDecisionAxisAngle = $1 }),
+        Field("uprightTiltLimit", .degrees, 60.0...85.0, { $0.uprightTiltLimit }, { $0.uprightTiltLimit = $1 }),
+        Field("faceEnterTilt", .degrees, 65.0...85.0, { $0.faceEnterTilt }, { $0.faceEnterTilt = $1 }),
+        Field("faceLeaveTilt", .degrees, 40.0...64.0, { $0.faceLeaveTilt }, { $0.faceLeaveTilt = $1 }),
+        Field(
+            "steadyAngularSpeed", .degreesPerSecond, 5.0...720.0, { $0.steadyAngularSpeed },
+            { $0.steadyAngularSpeed = $1 }),
+        Field(
+            "angularSpeedTimeConstant", .seconds, 0.0...1.0, { $0.angularSpeedTimeConstant },
+            { $0.angularSpeedTimeConstant = $1 }),
+        Field("motionStepAngle", .degrees, 1.0...45.0, { $0.motionStepAngle }, { $0.motionStepAngle = $1 }),
+        Field("flatHoldTime", .seconds, 0.0...5.0, { $0.flatHoldTime }, { $0.flatHoldTime = $1 }),
+        Field("swingTiltSpeed", .degreesPerSecond, 10.0...720.0, { $0.swingTiltSpeed }, { $0.swingTiltSpeed = $1 }),
+        Field("swingHoldTime", .seconds, 0.0...5.0, { $0.swingHoldTime }, { $0.swingHoldTime = $1 }),
+        Field("overheadTilt", .degrees, 20.0...65.0, { $0.overheadTilt }, { $0.overheadTilt = $1 }),
+        Field("overheadHoldTime", .seconds, 0.0...5.0, { $0.overheadHoldTime }, { $0.overheadHoldTime = $1 }),
+        Field(
+            "firstDecisionSettleTime", .seconds, 0.0...2.0, { $0.firstDecisionSettleTime },
+            { $0.firstDecisionSettleTime = $1 }),
+        Field(
+            "quarterTurnSettleTime", .seconds, 0.0...5.0, { $0.quarterTurnSettleTime },
+            { $0.quarterTurnSettleTime = $1 }),
+        Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
+        Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
+        Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
+        Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
+        Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),
+        Field("timingSlack", .seconds, 0.0...0.01, { $0.timingSlack }, { $0.timingSlack = $1 }),
+    ]
+
+    /// The setting called `name`, nil for an unknown name.
+    public static func field(named name: String) -> Field? {
+        fields.first { $0.name == name }
+    }
+
+    /// A `[Orientation]` key of the configuration file that sets estimator settings: its name,
+    /// the unit and range of the value it takes (its own, which may be narrower than the
+    /// settings' and in another unit), and how it sets them.
+    public struct ConfigKey: Sendable {
+        /// The key, e.g. "SettleTimeMsec".
+        public let name: String
+        /// The unit of its value, in words for diagnostics, e.g. "milliseconds".
+        public let unit: String
+        /// The values it accepts.
+        public let range: ClosedRange<Double>
+        /// Whether it takes only whole numbers (no sign, no fraction).
+        public let wholeNumber: Bool
+        let apply: @Sendable (inout EstimatorSettings, Double) -> Void
+    }
+
+    /// The configuration keys that set estimator settings; every other setting keeps its default.
+    public static let configKeys: [ConfigKey] = [
+        ConfigKey(name: "SettleTimeMsec", unit: "milliseconds", range: 20...1000, wholeNumber: true) {
+            // A half turn needs twice the evidence of a quarter turn.
+            $0.quarterTurnSettleTime = $1 / 1000
+            $0.halfTurnSettleTime = 2 * $1 / 1000
+        },
+        ConfigKey(name: "SwitchAngle", unit: "degrees", range: 55...65, wholeNumber: false) {
+            $0.switchAngle = $1
+        },
+    ]
+
+    /// Sets what the configuration key `key` sets from its text `value`; returns what is wrong
+    /// with it (the previous values then stay), or nil. `key` must be one of `configKeys`.
+    mutating func apply(_ key: ConfigKey, value text: String) -> String? {
+        let number: Double?
+        if key.wholeNumber {
+            number = UInt32(text).map(Double.init)
+        } else {
+            number = Double(text).flatMap { $0.isFinite ? $0 : nil }
+        }
+        guard let number, key.range.contains(number) else {
+            func bound(_ value: Double) -> String {
+                value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            }
+            return "expected \(key.unit) between \(bound(key.range.lowerBound)) and "
+                + "\(bound(key.range.upperBound)), found '\(text)'; keeping the previous value"
+        }
+        key.apply(&self, number)
+        return nil
+    }
 
     /// One setting outside its allowed range.
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
@@ -329,120 +421,26 @@ public struct EstimatorSettings: Sendable, Equatable {
 
     /// Every setting with its value and allowed range, in declaration order.
     public var entries: [(name: String, value: Double, allowed: ClosedRange<Double>)] {
-        [
-            ("filterTimeConstant", filterTimeConstant, Self.filterTimeConstantRange),
-            (
-                "disturbedFilterTimeConstant", disturbedFilterTimeConstant,
-                Self.disturbedFilterTimeConstantRange
-            ),
-            ("disturbanceFullScale", disturbanceFullScale, Self.disturbanceFullScaleRange),
-            ("maximumSampleGap", maximumSampleGap, Self.maximumSampleGapRange),
-            ("nominalGravity", nominalGravity, Self.nominalGravityRange),
-            ("referenceTimeConstant", referenceTimeConstant, Self.referenceTimeConstantRange),
-            ("referenceTrustTime", referenceTrustTime, Self.referenceTrustTimeRange),
-            ("minimumPlausibleScale", minimumPlausibleScale, Self.minimumPlausibleScaleRange),
-            ("maximumPlausibleScale", maximumPlausibleScale, Self.maximumPlausibleScaleRange),
-            ("calmChange", calmChange, Self.calmChangeRange),
-            ("lowerMagnitudeGate", lowerMagnitudeGate, Self.lowerMagnitudeGateRange),
-            ("upperMagnitudeGate", upperMagnitudeGate, Self.upperMagnitudeGateRange),
-            ("disturbanceHoldTime", disturbanceHoldTime, Self.disturbanceHoldTimeRange),
-            ("minimumFilteredMagnitude", minimumFilteredMagnitude, Self.minimumFilteredMagnitudeRange),
-            ("switchAngle", switchAngle, Self.switchAngleRange),
-            ("firstDecisionAxisAngle", firstDecisionAxisAngle, Self.firstDecisionAxisAngleRange),
-            ("uprightTiltLimit", uprightTiltLimit, Self.uprightTiltLimitRange),
-            ("faceEnterTilt", faceEnterTilt, Self.faceEnterTiltRange),
-            ("faceLeaveTilt", faceLeaveTilt, Self.faceLeaveTiltRange),
-            ("steadyAngularSpeed", steadyAngularSpeed, Self.steadyAngularSpeedRange),
-            ("angularSpeedTimeConstant", angularSpeedTimeConstant, Self.angularSpeedTimeConstantRange),
-            ("motionStepAngle", motionStepAngle, Self.motionStepAngleRange),
-            ("flatHoldTime", flatHoldTime, Self.flatHoldTimeRange),
-            ("swingTiltSpeed", swingTiltSpeed, Self.swingTiltSpeedRange),
-            ("swingHoldTime", swingHoldTime, Self.swingHoldTimeRange),
-            ("overheadTilt", overheadTilt, Self.overheadTiltRange),
-            ("overheadHoldTime", overheadHoldTime, Self.overheadHoldTimeRange),
-            ("firstDecisionSettleTime", firstDecisionSettleTime, Self.firstDecisionSettleTimeRange),
-            ("quarterTurnSettleTime", quarterTurnSettleTime, Self.quarterTurnSettleTimeRange),
-            ("halfTurnSettleTime", halfTurnSettleTime, Self.halfTurnSettleTimeRange),
-            ("calmSettleTime", calmSettleTime, Self.calmSettleTimeRange),
-            ("calmSpread", calmSpread, Self.calmSpreadRange),
-            ("calmMagnitudeBand", calmMagnitudeBand, Self.calmMagnitudeBandRange),
-            ("calmJumpAngle", calmJumpAngle, Self.calmJumpAngleRange),
-            ("timingSlack", timingSlack, Self.timingSlackRange),
-        ]
+        Self.fields.map { ($0.name, self[$0], $0.range) }
     }
 
     /// The settings outside their allowed range (NaN is always outside); empty when all are fine.
     public func problems() -> [Problem] {
-        entries.compactMap { entry in
-            entry.allowed.contains(entry.value)
-                ? nil : Problem(name: entry.name, value: entry.value, allowed: entry.allowed)
+        Self.fields.compactMap { field in
+            field.range.contains(self[field])
+                ? nil : Problem(name: field.name, value: self[field], allowed: field.range)
         }
     }
 
     /// A copy with every setting brought into its allowed range (NaN becomes the default).
     public func clamped() -> EstimatorSettings {
         let defaults = EstimatorSettings()
-        func fix(_ value: Double, _ range: ClosedRange<Double>, _ fallback: Double) -> Double {
-            value.isNaN ? fallback : min(max(value, range.lowerBound), range.upperBound)
+        var settings = self
+        for field in Self.fields {
+            let value = self[field]
+            settings[field] =
+                value.isNaN ? defaults[field] : min(max(value, field.range.lowerBound), field.range.upperBound)
         }
-        var s = self
-        s.filterTimeConstant = fix(
-            filterTimeConstant, Self.filterTimeConstantRange, defaults.filterTimeConstant)
-        s.disturbedFilterTimeConstant = fix(
-            disturbedFilterTimeConstant, Self.disturbedFilterTimeConstantRange,
-            defaults.disturbedFilterTimeConstant)
-        s.disturbanceFullScale = fix(
-            disturbanceFullScale, Self.disturbanceFullScaleRange, defaults.disturbanceFullScale)
-        s.maximumSampleGap = fix(
-            maximumSampleGap, Self.maximumSampleGapRange, defaults.maximumSampleGap)
-        s.nominalGravity = fix(nominalGravity, Self.nominalGravityRange, defaults.nominalGravity)
-        s.referenceTimeConstant = fix(
-            referenceTimeConstant, Self.referenceTimeConstantRange, defaults.referenceTimeConstant)
-        s.referenceTrustTime = fix(
-            referenceTrustTime, Self.referenceTrustTimeRange, defaults.referenceTrustTime)
-        s.minimumPlausibleScale = fix(
-            minimumPlausibleScale, Self.minimumPlausibleScaleRange, defaults.minimumPlausibleScale)
-        s.maximumPlausibleScale = fix(
-            maximumPlausibleScale, Self.maximumPlausibleScaleRange, defaults.maximumPlausibleScale)
-        s.calmChange = fix(calmChange, Self.calmChangeRange, defaults.calmChange)
-        s.lowerMagnitudeGate = fix(
-            lowerMagnitudeGate, Self.lowerMagnitudeGateRange, defaults.lowerMagnitudeGate)
-        s.upperMagnitudeGate = fix(
-            upperMagnitudeGate, Self.upperMagnitudeGateRange, defaults.upperMagnitudeGate)
-        s.disturbanceHoldTime = fix(
-            disturbanceHoldTime, Self.disturbanceHoldTimeRange, defaults.disturbanceHoldTime)
-        s.minimumFilteredMagnitude = fix(
-            minimumFilteredMagnitude, Self.minimumFilteredMagnitudeRange,
-            defaults.minimumFilteredMagnitude)
-        s.switchAngle = fix(switchAngle, Self.switchAngleRange, defaults.switchAngle)
-        s.firstDecisionAxisAngle = fix(
-            firstDecisionAxisAngle, Self.firstDecisionAxisAngleRange, defaults.firstDecisionAxisAngle)
-        s.uprightTiltLimit = fix(
-            uprightTiltLimit, Self.uprightTiltLimitRange, defaults.uprightTiltLimit)
-        s.faceEnterTilt = fix(faceEnterTilt, Self.faceEnterTiltRange, defaults.faceEnterTilt)
-        s.faceLeaveTilt = fix(faceLeaveTilt, Self.faceLeaveTiltRange, defaults.faceLeaveTilt)
-        s.steadyAngularSpeed = fix(
-            steadyAngularSpeed, Self.steadyAngularSpeedRange, defaults.steadyAngularSpeed)
-        s.angularSpeedTimeConstant = fix(
-            angularSpeedTimeConstant, Self.angularSpeedTimeConstantRange, defaults.angularSpeedTimeConstant)
-        s.motionStepAngle = fix(motionStepAngle, Self.motionStepAngleRange, defaults.motionStepAngle)
-        s.flatHoldTime = fix(flatHoldTime, Self.flatHoldTimeRange, defaults.flatHoldTime)
-        s.swingTiltSpeed = fix(swingTiltSpeed, Self.swingTiltSpeedRange, defaults.swingTiltSpeed)
-        s.swingHoldTime = fix(swingHoldTime, Self.swingHoldTimeRange, defaults.swingHoldTime)
-        s.overheadTilt = fix(overheadTilt, Self.overheadTiltRange, defaults.overheadTilt)
-        s.overheadHoldTime = fix(
-            overheadHoldTime, Self.overheadHoldTimeRange, defaults.overheadHoldTime)
-        s.firstDecisionSettleTime = fix(
-            firstDecisionSettleTime, Self.firstDecisionSettleTimeRange, defaults.firstDecisionSettleTime)
-        s.quarterTurnSettleTime = fix(
-            quarterTurnSettleTime, Self.quarterTurnSettleTimeRange, defaults.quarterTurnSettleTime)
-        s.halfTurnSettleTime = fix(
-            halfTurnSettleTime, Self.halfTurnSettleTimeRange, defaults.halfTurnSettleTime)
-        s.calmSettleTime = fix(calmSettleTime, Self.calmSettleTimeRange, defaults.calmSettleTime)
-        s.calmSpread = fix(calmSpread, Self.calmSpreadRange, defaults.calmSpread)
-        s.calmMagnitudeBand = fix(calmMagnitudeBand, Self.calmMagnitudeBandRange, defaults.calmMagnitudeBand)
-        s.calmJumpAngle = fix(calmJumpAngle, Self.calmJumpAngleRange, defaults.calmJumpAngle)
-        s.timingSlack = fix(timingSlack, Self.timingSlackRange, defaults.timingSlack)
-        return s
+        return settings
     }
 }

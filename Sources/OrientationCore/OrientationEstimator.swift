@@ -45,6 +45,11 @@ public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
 
+    /// Whether face-up and face-down may be proposed. False for a sensor whose mount matrix
+    /// does not tell them apart (`MountMatrix.tellsFaceUpFromFaceDown`): a device lying flat
+    /// then proposes nothing and keeps its last orientation. Kept by `reset()`.
+    public var facesAvailable: Bool
+
     /// The committed device orientation; `unknown` until the first decision.
     public private(set) var orientation: DeviceOrientation = .unknown
 
@@ -113,8 +118,9 @@ public struct OrientationEstimator: Sendable {
     private var lastAcceptedTime = 0.0
 
     /// Creates an estimator with no history. Settings outside their ranges are clamped.
-    public init(settings: EstimatorSettings = EstimatorSettings()) {
+    public init(settings: EstimatorSettings = EstimatorSettings(), facesAvailable: Bool = true) {
         self.settings = settings.clamped()
+        self.facesAvailable = facesAvailable
         gravityReference = self.settings.nominalGravity
     }
 
@@ -137,7 +143,7 @@ public struct OrientationEstimator: Sendable {
     /// Forget everything (after suspend, sensor change). Next decision starts from scratch,
     /// including the 1 g reference.
     public mutating func reset() {
-        self = OrientationEstimator(settings: settings)
+        self = OrientationEstimator(settings: settings, facesAvailable: facesAvailable)
     }
 
     /// The low-pass weight of a new sample after `elapsed` seconds with time constant
@@ -360,10 +366,12 @@ public struct OrientationEstimator: Sendable {
     /// to hold).
     private func propose(_ g: Vector3, tilt: Double?) -> DeviceOrientation? {
         guard let tilt else { return nil }
-        if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
-        if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
-        if tilt > settings.faceEnterTilt { return .faceUp }
-        if -tilt > settings.faceEnterTilt { return .faceDown }
+        if facesAvailable {
+            if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
+            if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
+            if tilt > settings.faceEnterTilt { return .faceUp }
+            if -tilt > settings.faceEnterTilt { return .faceDown }
+        }
         guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
 
         // In-plane angle, clockwise turns positive: portrait 0, landscape-right 90,

@@ -4,7 +4,7 @@ public struct DaemonSettings: Equatable, Sendable {
     public var allowedInterfaceOrientations: Set<InterfaceOrientation> = [
         .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight,
     ]
-    /// The estimator's tunables (`SettleTimeMsec=`, `SwitchAngle=`).
+    /// The estimator's tunables (`[Orientation]` keys: `EstimatorSettings.configKeys`).
     public var estimator = EstimatorSettings()
     /// The forced low-energy flag (`[Energy] LowEnergyMode=`).
     public var lowEnergyMode = LowEnergySetting.auto
@@ -111,6 +111,10 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Applies one entry; returns what is wrong with it, or nil.
     mutating func apply(_ entry: ConfigEntry) -> String? {
         let keep = "; keeping the previous value"
+        if entry.section == "Orientation", let key = EstimatorSettings.configKeys.first(where: { $0.name == entry.key })
+        {
+            return estimator.apply(key, value: entry.value)
+        }
         switch (entry.section, entry.key) {
         case ("Orientation", "AllowedInterfaceOrientations"):
             var allowed: Set<InterfaceOrientation> = []
@@ -125,19 +129,6 @@ public struct DaemonSettings: Equatable, Sendable {
                 return "needs at least one interface orientation" + keep
             }
             allowedInterfaceOrientations = allowed
-        case ("Orientation", "SettleTimeMsec"):
-            guard let value = UInt32(entry.value), (20...1000).contains(value) else {
-                return "expected milliseconds between 20 and 1000, found '\(entry.value)'" + keep
-            }
-            // A half turn needs twice the evidence of a quarter turn.
-            estimator.quarterTurnSettleTime = Double(value) / 1000
-            estimator.halfTurnSettleTime = 2 * Double(value) / 1000
-        case ("Orientation", "SwitchAngle"):
-            guard let value = Double(entry.value), value.isFinite, (55...65).contains(value) else {
-                return "expected degrees between 55 and 65, found '\(entry.value)'" + keep
-            }
-            estimator.switchAngle = value
-
         case ("Energy", "LowEnergyMode"):
             guard let value = LowEnergySetting(rawValue: entry.value) else {
                 return "expected auto, on or off, found '\(entry.value)'" + keep
@@ -200,11 +191,13 @@ public struct DaemonSettings: Equatable, Sendable {
                 sensorPin = pin
             }
         case ("Sensor", "MountMatrix"):
-            if entry.value.isEmpty {
+            // Taken with or without quotes: the README and udev's hwdb print the value quoted.
+            let text = Self.unquoted(entry.value)
+            if text.isEmpty {
                 mountMatrixOverride = nil
             } else {
                 do {
-                    mountMatrixOverride = try MountMatrix(parsing: entry.value)
+                    mountMatrixOverride = try MountMatrix(parsing: text)
                 } catch {
                     return "\(error), found '\(entry.value)'" + keep
                 }
@@ -238,6 +231,14 @@ public struct DaemonSettings: Equatable, Sendable {
         return nil
     }
 
+    /// `text` without one pair of surrounding double or single quotes, if it has them.
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+            return text
+        }
+        return String(text.dropFirst().dropLast())
+    }
+
     /// The words of a list value, separated by spaces, tabs or commas.
     static func words(_ text: String) -> [Substring] {
         text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
@@ -269,18 +270,5 @@ public struct DaemonSettings: Equatable, Sendable {
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         guard isLetter(bytes[0]) else { return false }
         return bytes.dropFirst().allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
-    }
-}
-
-extension ConfigFile {
-    /// Reads a boolean the way systemd does (`parse_boolean()`): `1`, `yes`, `y`, `true`, `t`,
-    /// `on` are true; `0`, `no`, `n`, `false`, `f`, `off` are false; letters in any case; nil
-    /// for anything else. Surrounding spaces are ignored.
-    public static func parseBoolean(_ text: String) -> Bool? {
-        switch trim(text).lowercased() {
-        case "1", "yes", "y", "true", "t", "on": true
-        case "0", "no", "n", "false", "f", "off": false
-        default: nil
-        }
     }
 }
