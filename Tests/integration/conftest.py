@@ -1,14 +1,10 @@
-"""pytest fixtures for the motion-orientationd integration suite (see rig.py)."""
+"""pytest fixtures for the motion-orientationd integration suite (see the rig package)."""
 
 import signal
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import rig as rigmod  # noqa: E402
+import rig as rigmod
 
 DEFAULT_TIMEOUT = 30
 

@@ -36,9 +36,6 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
 BUS_NAME = "io.github.MotionOrientation1"
 OBJECT_PATH = "/io/github/MotionOrientation1"
 INTERFACE = "io.github.MotionOrientation1"
