@@ -149,7 +149,7 @@ test-asan: deps
 	  LSAN_OPTIONS=suppressions=$(ASAN_BUILD)/lsan.supp:print_suppressions=0 \
 	  SWIFT_BACKTRACE=enable=no MO_SANITIZER=address MO_LOAD_SLOWDOWN=3 \
 	  $(PYTHON) -m pytest -v Tests/integration $(ASAN_PYTEST_ARGS) \
-	    --deselect Tests/integration/test_cli.py::test_install_honours_destdir_and_prefix; \
+	    --deselect Tests/integration/test_install.py::test_install_honours_destdir_and_prefix; \
 	  status=$$?; \
 	if ls $(ASAN_BUILD)/reports/asan* >/dev/null 2>&1; then \
 	  echo "test-asan: sanitizer reports:"; cat $(ASAN_BUILD)/reports/asan*; exit 1; \

@@ -1,4 +1,4 @@
-"""Faults (issue 7, item 4): the sensor's files vanish, fail with EIO, turn into something
+"""Faults: the sensor's files vanish, fail with EIO, turn into something
 else or block; the device goes away while claimed; thermal zones and batteries become
 unreadable; the configuration is unreadable on reload; the bus goes away. Each test asserts
 that the daemon keeps serving or recovers, and that what should survive (claims, settings)

@@ -1,5 +1,4 @@
-"""Load: hundreds of bus clients claim, receive every change, leave or die, in rounds
-(issue 7, item 3).
+"""Load: hundreds of bus clients claim, receive every change, leave or die, in rounds.
 
 Clients are not one process each: a few worker processes (this file run as a script,
 `python3 test_load.py worker`) each hold many private Gio connections to the rig's bus,
