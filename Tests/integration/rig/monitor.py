@@ -1,10 +1,10 @@
 """`busctl monitor` on the private bus, and predicates on the messages it sees."""
 
 import json
+import signal
 import subprocess
 import threading
 import time
-import signal
 
 from .contract import INTERFACE, OBJECT_PATH
 from .processes import RigError, kill_process, spawn
