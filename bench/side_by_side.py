@@ -302,17 +302,18 @@ class Bench:
     # -- everything
 
     def run(self):
+        # The figures are the shipped daemon's: a plain `swift build -c release` one is refused.
+        if os.access(self.daemon_binary, os.X_OK):
+            try:
+                rig.require_static_swift(self.daemon_binary)
+            except rig.WrongBuild as err:
+                raise SystemExit("bench: %s" % err) from None
         offline.run_estimator_bench(self)
         offline.binary_sizes(self)
         offline.estimator_step_delay(self)
         for binary in (self.daemon_binary, self.client_binary):
             if not os.access(binary, os.X_OK):
                 raise SystemExit("bench: %s is missing (make build)" % binary)
-        # The figures are the shipped daemon's: a plain `swift build -c release` one is refused.
-        try:
-            rig.require_static_swift(self.daemon_binary)
-        except rig.WrongBuild as err:
-            raise SystemExit("bench: %s" % err) from None
         if not self.have_isp:
             self.failures.append("iio-sensor-proxy or monitor-sensor is not installed")
         if not self.have_strace:

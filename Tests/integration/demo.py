@@ -17,7 +17,7 @@ import threading
 import time
 
 import rig as rigmod
-from rig import G, Rig, RigError
+from rig import G, Rig, RigError, WrongBuild
 
 FRAME_HZ = 25
 TURN_SECONDS = 0.5
@@ -146,7 +146,7 @@ def main():
     except (KeyboardInterrupt, Terminate):
         say("demo: interrupted, cleaning up")
         return 130
-    except RigError as err:
+    except (RigError, WrongBuild) as err:  # WrongBuild: not the daemon `make build` makes
         say("demo: %s" % err)
         return 1
     finally:

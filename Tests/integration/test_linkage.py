@@ -1,7 +1,8 @@
 """The check that the tests, the demo and the bench run the shipped daemon (statically linked
 Swift runtime, `make build`), not the dynamically linked one a plain `swift build -c release`
 writes into the same .build/release: the ELF reader, the refusal and its message, the rig's
-Daemon refusing to start such a binary, the script the Makefile runs after `make build`.
+Daemon refusing to start such a binary, the suite, the demo and the bench stopping at once,
+the script the Makefile runs after `make build`.
 
 The dynamically linked stand-in is a small C program linked against an empty library named
 libswiftCore.so, so the check is shown the ELF dynamic section a plain Swift build has."""
@@ -12,9 +13,9 @@ import subprocess
 
 import pytest
 
-from rig import (PYTHON, Rig, RigError, WrongBuild, default_daemon, needed_libraries,
+from rig import (PYTHON, REPO_ROOT, Rig, RigError, WrongBuild, default_daemon, needed_libraries,
                  require_shipped_daemon, require_static_swift)
-from rig.binaries import PACKAGE
+from rig.binaries import INTEGRATION, PACKAGE
 
 pytestmark = pytest.mark.rig
 
@@ -127,3 +128,39 @@ def test_the_makefile_check_fails_on_the_wrong_build(dynamic_swift):
     usage = subprocess.run([PYTHON, str(LINKAGE_SCRIPT)], capture_output=True, text=True,
                            timeout=20)
     assert usage.returncode == 2
+
+
+def refusing_run(argv, dynamic_swift, **kwargs):
+    env = dict(os.environ, MO_DAEMON=str(dynamic_swift))
+    env.pop("MO_SANITIZER", None)
+    return subprocess.run([str(a) for a in argv], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL, **kwargs)
+
+
+def test_the_suite_stops_at_once_on_the_wrong_build(dynamic_swift):
+    result = refusing_run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(INTEGRATION / "test_orientation.py")], dynamic_swift,
+                          cwd=INTEGRATION)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "not the shipped build" in output and "make build" in output, output
+    assert " passed" not in output and " failed" not in output, output
+
+
+def test_the_demo_refuses_the_wrong_build(dynamic_swift):
+    result = refusing_run([PYTHON, str(INTEGRATION / "demo.py")], dynamic_swift)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "libswiftCore.so" in result.stdout and "make build" in result.stdout, result.stdout
+    assert "client |" not in result.stdout
+
+
+def test_the_bench_refuses_the_wrong_build(dynamic_swift):
+    env = dict(os.environ, PYTHONPATH=str(INTEGRATION))
+    env.pop("MO_SANITIZER", None)
+    result = subprocess.run([PYTHON, "-m", "bench", "--quick", "--build-dir",
+                             str(dynamic_swift.parent)], env=env, cwd=REPO_ROOT,
+                            capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "bench: " in result.stderr and "libswiftCore.so" in result.stderr, result.stderr
+    assert "estimator-bench" not in result.stdout, "it measured before it refused"
