@@ -48,11 +48,11 @@ let package = Package(
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
         .target(name: "MotionOrientation", dependencies: ["OrientationCore", "CMotionShim", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.
-        .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"]),
+        .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"], path: "Tests/library-probe"),
         // The library's example program, built so that it stays true.
         .executableTarget(name: "rotation-logger", dependencies: ["MotionOrientation"], path: "docs/examples/swift"),
         // Throughput of the pure estimator and the trace corpus table (`make bench`).
-        .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "Sources/estimator-bench"),
+        .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "bench/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -174,7 +174,7 @@ def test_unit_verifies(tmp_path):
 
 @pytest.mark.files
 def test_unit_exposure_is_at_most_two(tmp_path):
-    """systemd-analyze security --offline rates the shipped unit 2.0 or less (issue 7)."""
+    """systemd-analyze security --offline rates the shipped unit 2.0 or less."""
     if not shutil.which("systemd-analyze"):
         pytest.skip("systemd-analyze not installed")
     unit = tmp_path / UNIT.name
