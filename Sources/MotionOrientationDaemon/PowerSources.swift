@@ -1,4 +1,5 @@
 import OrientationCore
+import SystemdBus
 
 /// The system's batteries, read from `/sys/class/power_supply` when udev reports a change.
 /// Peripheral batteries (a mouse's, `scope` = `Device`) do not count.
