@@ -63,6 +63,7 @@ let package = Package(
         // Throughput of the pure estimator and the trace corpus table (`make bench`).
         .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "Sources/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .testTarget(name: "SystemdBusTests", dependencies: ["SystemdBus", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -145,6 +145,7 @@ public final class MotionOrientation: Sendable {
             thread.start()
         }
         var byte: UInt8 = 1
+        // A full pipe (EAGAIN) already holds a wake-up for the bus thread.
         _ = write(wakeWrite, &byte, 1)
     }
 
@@ -286,7 +287,8 @@ final class BusWorker {
         for slot in slots { sd_bus_slot_unref(slot) }
         slots = []
         if let bus {
-            sd_bus_detach_event(bus)
+            // Fails only for a bus that is not attached; this one was, in connect().
+            _ = sd_bus_detach_event(bus)
             sd_bus_flush_close_unref(bus)
         }
         bus = nil

@@ -27,7 +27,7 @@ extension Daemon {
                 var type: UInt8 = 0
                 guard let message, sd_bus_message_get_type(message, &type) >= 0 else { return 0 }
                 guard type == UInt8(SD_BUS_MESSAGE_SIGNAL), sd_bus_message_get_destination(message) != nil,
-                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != "org.freedesktop.DBus"
+                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != FreedesktopBus.name
                 else { return 0 }
                 return 1
             }, nil)
