@@ -132,9 +132,9 @@ final class CommandRunner {
             writeAll(
                 STDERR_FILENO, "motion-orientation: cannot watch \(command[0]): \(String(cString: strerror(-s)))\n")
             var status: Int32 = 0
-            if case .failure(let error) = Result(catching: { () throws(SystemError) in
-                try retryingInterrupted("waitpid") { waitpid(pid, &status, 0) }
-            }) {
+            do {
+                _ = try retryingInterrupted("waitpid") { waitpid(pid, &status, 0) }
+            } catch {
                 writeAll(STDERR_FILENO, "motion-orientation: \(command[0]): \(error)\n")
             }
             follower.exit(1)
