@@ -1,13 +1,14 @@
 import OrientationCore
+import SystemdBus
 
 /// The system's batteries, read from `/sys/class/power_supply` when udev reports a change.
 /// Peripheral batteries (a mouse's, `scope` = `Device`) do not count.
-public struct PowerSupplies {
+struct PowerSupplies {
     private var problems = ProblemLog()
 
-    public init() {}
+    init() {}
 
-    public mutating func batteries() -> [BatteryReading] {
+    mutating func batteries() -> [BatteryReading] {
         var readings: [BatteryReading] = []
         for syspath in Udev.devices(subsystem: "power_supply") {
             guard (try? Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace()) == "Battery",
@@ -37,15 +38,15 @@ public struct PowerSupplies {
 
 /// The thermal zones of `/sys/class/thermal`, read on demand (only while sampling).
 /// An unreadable zone is skipped with one message.
-public struct ThermalZones {
+struct ThermalZones {
     private var problems = ProblemLog()
     /// Trip points are numbered from 0; no zone has anywhere near this many.
     static let maximumTripPoints = 32
 
-    public init() {}
+    init() {}
 
     /// Readings keyed by zone name (`thermal_zone0`).
-    public mutating func read() -> [String: ThermalZoneReading] {
+    mutating func read() -> [String: ThermalZoneReading] {
         var readings: [String: ThermalZoneReading] = [:]
         for syspath in Udev.devices(subsystem: "thermal", sysname: "thermal_zone*") {
             let zone = String(syspath.split(separator: "/").last ?? "")
