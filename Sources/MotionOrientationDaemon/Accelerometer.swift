@@ -24,10 +24,31 @@ public struct AccelerometerInfo: Sendable {
     /// The raw channel file of an axis.
     public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
 
+    /// The one place where raw counts become a reading in the DESIGN.md frame, for every
+    /// kind of reader: each channel's scale and offset, then the mount matrix.
+    public func reading(_ sample: RawSample) -> Vector3 {
+        mountMatrix.apply(
+            Vector3(calibration[0].apply(sample.x), calibration[1].apply(sample.y), calibration[2].apply(sample.z)))
+    }
+
     /// Whether an IIO device can be polled (it has the three `in_accel_*_raw` files); a
     /// device without them is read through its buffer only.
     public var hasRawChannels: Bool {
         subsystem == .iio && AccelerometerDiscovery.axes.allSatisfy { Sysfs.isReadable(rawChannelPath($0)) }
+    }
+}
+
+/// The x, y and z counts of one sample as the device reports them, before scale, offset
+/// and mount matrix (`AccelerometerInfo.reading(_:)`).
+public struct RawSample: Equatable, Sendable {
+    public var x: Int64
+    public var y: Int64
+    public var z: Int64
+
+    public init(_ x: Int64, _ y: Int64, _ z: Int64) {
+        self.x = x
+        self.y = y
+        self.z = z
     }
 }
 
@@ -179,9 +200,9 @@ extension String {
 public protocol AccelerometerSource: AnyObject {
     /// What discovery found out about the sensor.
     var info: AccelerometerInfo { get }
-    /// One reading in m/s^2 in the DESIGN.md frame, or nil when it failed (reported once
-    /// per bad period).
-    func read() -> Vector3?
+    /// One sample's raw counts (`info.reading(_:)` turns them into m/s^2 in the DESIGN.md
+    /// frame), or nil when it failed (reported once per bad period).
+    func read() -> RawSample?
     /// Sets the device's own rate for sampling every `msec` (when it has one).
     func setSamplingInterval(msec: UInt32)
     /// Sampling stopped: lets go of what only sampling needs.
@@ -190,8 +211,7 @@ public protocol AccelerometerSource: AnyObject {
     func restoreSamplingFrequency()
 }
 
-/// Reads one IIO accelerometer: the three raw channel files kept open, calibrated and turned
-/// by the mount matrix. Each failing channel is reported once per bad period. A device
+/// Reads one IIO accelerometer: the three raw channel files kept open. Each failing channel is reported once per bad period. A device
 /// without raw channels (read through its buffer only) gives no polled readings.
 public final class AccelerometerReader: AccelerometerSource {
     public let info: AccelerometerInfo
@@ -222,22 +242,22 @@ public final class AccelerometerReader: AccelerometerSource {
         rate?.restore()
     }
 
-    public func read() -> Vector3? {
+    public func read() -> RawSample? {
         guard !channels.isEmpty else {
             let why = "\(info.syspath) has no in_accel_*_raw channels to poll; it is read through its buffer only"
             problems.report(info.syspath, why)
             return nil
         }
         guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }
-        return info.mountMatrix.apply(Vector3(x, y, z))
+        return RawSample(x, y, z)
     }
 
-    private func readChannel(_ index: Int) -> Double? {
+    private func readChannel(_ index: Int) -> Int64? {
         let channel = channels[index]
         do {
             let value = try SysfsNumber.parseInteger(try channel.read())
             problems.resolve(channel.path)
-            return info.calibration[index].apply(value)
+            return value
         } catch let error as SysfsValueError {
             problems.report(channel.path, "\(channel.path): skipping sample: malformed value: \(error)")
         } catch {

@@ -9,9 +9,9 @@ import OrientationCore
 /// Set up when sampling starts (channels and timestamp enabled, a trigger picked, the
 /// buffer enabled) and torn down when it stops or the daemon exits.
 final class BufferedAccelerometer {
-    /// What a decoded scan becomes: a reading in the DESIGN.md frame and its time on the
-    /// monotonic clock (seconds).
-    typealias Sink = (_ reading: Vector3, _ time: Double) -> Void
+    /// What a decoded scan becomes: its raw counts and its time on the monotonic clock
+    /// (seconds).
+    typealias Sink = (_ sample: RawSample, _ time: Double) -> Void
 
     let info: AccelerometerInfo
     let devnode: String
@@ -173,9 +173,7 @@ final class BufferedAccelerometer {
                 if let newest, let stamp = layout.value(of: "in_timestamp", in: scan) {
                     time = now - Double(newest - stamp) / 1e9
                 }
-                let raw = Vector3(
-                    info.calibration[0].apply(x), info.calibration[1].apply(y), info.calibration[2].apply(z))
-                sink(info.mountMatrix.apply(raw), time)
+                sink(RawSample(x, y, z), time)
             }
         }
         pending.removeFirst(scans * layout.scanSize)

@@ -121,8 +121,8 @@ extension Daemon {
         switch property {
         case "DeviceOrientation": return Bus.append(reply, string: deviceOrientation.name)
         case "InterfaceOrientation": return Bus.append(reply, string: interfaceOrientation.name)
-        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
-        case "Sensor": return Bus.append(reply, string: reader?.info.syspath ?? "")
+        case "HasAccelerometer": return Bus.append(reply, bool: acquisition != nil)
+        case "Sensor": return Bus.append(reply, string: acquisition?.info.syspath ?? "")
         case "SensorChoice": return Bus.append(reply, string: sensorChoice)
         case "Active": return Bus.append(reply, bool: plan != .off)
         case "LowEnergyMode": return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
@@ -139,7 +139,7 @@ extension Daemon {
     /// proximity sensor.
     private func appendSensorProxyProperty(_ property: String, to reply: OpaquePointer) -> Int32 {
         switch property {
-        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
+        case "HasAccelerometer": return Bus.append(reply, bool: acquisition != nil)
         case "AccelerometerOrientation":
             return Bus.append(reply, string: SensorProxyCompatibility.orientation(lastUprightDevice))
         case "AccelerometerTilt": return Bus.append(reply, string: sensorProxyTilt)
@@ -175,7 +175,7 @@ extension Daemon {
             updateSampling()
             return Bus.reply(to: call)
         case "ReadOrientation":
-            if reader == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
+            if acquisition == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
                 return replyOrientation(to: call)
             }
             pendingReads.append(sd_bus_message_ref(call))
@@ -262,6 +262,6 @@ extension Daemon {
             if r < 0 { Log.warning("answering ReadOrientation: \(SystemError("sd_bus_send", errno: r))") }
             sd_bus_message_unref(call)
         }
-        sd_event_source_set_enabled(readTimeout, Int32(SD_EVENT_OFF))
+        readTimeout.disarm()
     }
 }

@@ -29,7 +29,7 @@ final class InputAccelerometerReader: AccelerometerSource {
 
     deinit { stopSampling() }
 
-    func read() -> Vector3? {
+    func read() -> RawSample? {
         if fd < 0 {
             fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             if fd < 0 {
@@ -40,10 +40,7 @@ final class InputAccelerometerReader: AccelerometerSource {
         do {
             let axes = try InputAccelerometer.axes(fd: fd, devnode: devnode)
             problems.resolve(devnode)
-            return info.mountMatrix.apply(
-                Vector3(
-                    info.calibration[0].apply(Int64(axes[0].value)), info.calibration[1].apply(Int64(axes[1].value)),
-                    info.calibration[2].apply(Int64(axes[2].value))))
+            return RawSample(Int64(axes[0].value), Int64(axes[1].value), Int64(axes[2].value))
         } catch {
             problems.report(devnode, "skipping sample: \(error)")
             // Open again at the next reading: the node may have been replaced.

@@ -91,7 +91,8 @@ func record(_ arguments: [String]) throws(ClientError) {
     while step * period <= seconds {
         sleepUntil(start + step * period)
         step += 1
-        if let reading = reader.read() {
+        if let sample = reader.read() {
+            let reading = info.reading(sample)
             // Microseconds are plenty, and keep the file readable.
             let time = Double(Int64((monotonicSeconds() - start) * 1e6)) / 1e6
             samples.append(TraceSample(time: time, reading: reading))
