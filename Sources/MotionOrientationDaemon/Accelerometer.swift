@@ -67,43 +67,63 @@ public enum AccelerometerDiscovery {
 
     /// Every IIO device with the three accelerometer channels (raw attributes or buffered scan
     /// elements), then every input event device udev marks `ID_INPUT_ACCELEROMETER=1`, each
-    /// in udev's order.
-    public static func candidates() -> [AccelerometerCandidate] {
-        guard let udev = udev_new() else {
-            Log.error("udev_new failed: \(SystemError("udev_new", errno: errno))")
-            return []
-        }
-        defer { udev_unref(udev) }
+    /// in udev's order. Throws when udev cannot be asked; a device that went away meanwhile
+    /// is left out.
+    public static func candidates() throws(SystemError) -> [AccelerometerCandidate] {
         var found: [AccelerometerCandidate] = []
-        for syspath in Udev.devices(subsystem: "iio") {
+        for syspath in try Udev.devices(subsystem: "iio") {
             let hasAxes = { (file: (Character) -> String) in
                 axes.allSatisfy { Sysfs.isReadable("\(syspath)/\(file($0))") }
             }
-            guard hasAxes({ "in_accel_\($0)_raw" }) || hasAxes({ "scan_elements/in_accel_\($0)_en" }),
-                let device = udev_device_new_from_syspath(udev, syspath)
-            else { continue }
-            defer { udev_device_unref(device) }
+            guard hasAxes({ "in_accel_\($0)_raw" }) || hasAxes({ "scan_elements/in_accel_\($0)_en" }) else { continue }
+            let location: String?
+            do {
+                location = try Udev.withDevice(syspath) { Udev.property($0, "ACCEL_LOCATION") }
+            } catch {
+                leftOut(error)
+                continue
+            }
             found.append(
                 AccelerometerCandidate(
                     syspath: syspath, name: attribute(syspath, "name"), label: attribute(syspath, "label"),
-                    udevLocation: property(device, "ACCEL_LOCATION"), sysfsLocation: attribute(syspath, "location")))
+                    udevLocation: location, sysfsLocation: attribute(syspath, "location")))
         }
-        for syspath in Udev.devices(subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1")) {
-            guard let device = udev_device_new_from_syspath(udev, syspath) else { continue }
-            defer { udev_device_unref(device) }
-            guard udev_device_get_devnode(device) != nil else { continue }
+        for syspath in try Udev.devices(
+            subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1"))
+        {
+            let (hasDevnode, location): (Bool, String?)
+            do {
+                (hasDevnode, location) = try Udev.withDevice(syspath) {
+                    (udev_device_get_devnode($0) != nil, Udev.property($0, "ACCEL_LOCATION"))
+                }
+            } catch {
+                leftOut(error)
+                continue
+            }
+            guard hasDevnode else { continue }
             found.append(
                 AccelerometerCandidate(
                     syspath: syspath, subsystem: .input, name: attribute(syspath, "device/name"),
-                    udevLocation: property(device, "ACCEL_LOCATION")))
+                    udevLocation: location))
         }
         return found
+    }
+
+    /// A device that went away after udev listed it is no candidate (its remove event follows).
+    private static func leftOut(_ error: SystemError) {
+        Log.debug("left out: \(error)")
     }
 
     /// The accelerometer that drives rotation (DESIGN.md: never a base sensor unless
     /// pinned), described with its calibration and mount matrix.
     public static func choose(_ settings: DaemonSettings) -> AccelerometerChoice {
-        let found = candidates()
+        let found: [AccelerometerCandidate]
+        do {
+            found = try candidates()
+        } catch {
+            Log.error("cannot look for accelerometers: \(error)")
+            return AccelerometerChoice(info: nil, reason: "cannot look for accelerometers: \(error)")
+        }
         let (index, reason) = SensorSelection.choose(found, pin: settings.sensorPin)
         guard let index else { return AccelerometerChoice(info: nil, reason: reason) }
         return AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
@@ -114,21 +134,36 @@ public enum AccelerometerDiscovery {
     /// first source that parses. Problems are logged.
     public static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
         let syspath = candidate.syspath
-        let devnode = udevDevnode(syspath)
+        var devnode: String? = nil
+        var udevMatrix: String? = nil
+        do {
+            (devnode, udevMatrix) = try Udev.withDevice(syspath) { device in
+                (udev_device_get_devnode(device).map { String(cString: $0) }, Udev.property(device, "ACCEL_MOUNT_MATRIX"))
+            }
+        } catch {
+            Log.warning("\(syspath): no device node or udev mount matrix: \(error)")
+        }
         let calibration: [ChannelCalibration]
-        var matrixSources: [(source: String, text: String?)] = [
-            ("udev property ACCEL_MOUNT_MATRIX", udevProperty(syspath, "ACCEL_MOUNT_MATRIX"))
-        ]
+        var matrixSources: [(source: String, text: String?)] = [("udev property ACCEL_MOUNT_MATRIX", udevMatrix)]
+        // Each attribute read once (shared scales serve three axes), so a refusal is told once.
+        var texts: [String: String?] = [:]
+        func sources(_ files: [String]) -> [(source: String, text: String?)] {
+            files.map { file in
+                let text = texts[file] ?? attribute(syspath, file)
+                texts[file] = text
+                return ("\(syspath)/\(file)", text)
+            }
+        }
         switch candidate.subsystem {
         case .iio:
             calibration = axes.map { axis in
                 let (channel, problems) = ChannelCalibration.resolve(
-                    scales: sources(syspath, ["in_accel_\(axis)_scale", "in_accel_scale", "scale"]),
-                    offsets: sources(syspath, ["in_accel_\(axis)_offset", "in_accel_offset"]))
+                    scales: sources(["in_accel_\(axis)_scale", "in_accel_scale", "scale"]),
+                    offsets: sources(["in_accel_\(axis)_offset", "in_accel_offset"]))
                 problems.forEach { Log.warning("\(syspath): \($0)") }
                 return channel
             }
-            matrixSources += sources(syspath, ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"])
+            matrixSources += sources(["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"])
         case .input:
             // An input device has no scale or mount matrix attributes: its axes say their resolution.
             calibration = InputAccelerometer.calibration(devnode: devnode, syspath: syspath)
@@ -149,39 +184,10 @@ public enum AccelerometerDiscovery {
         }
     }
 
-    /// `(source, text)` pairs for sysfs attributes of a device; text nil when absent.
-    static func sources(_ syspath: String, _ files: [String]) -> [(source: String, text: String?)] {
-        files.map { ("\(syspath)/\($0)", attribute(syspath, $0)) }
-    }
-
-    /// A sysfs attribute's text, trimmed; nil when absent or unreadable.
+    /// A sysfs attribute's text, trimmed; nil when absent. One that exists and cannot be
+    /// read (EACCES, EIO, a directory) is logged with its errno and taken as absent.
     static func attribute(_ syspath: String, _ file: String) -> String? {
-        let path = "\(syspath)/\(file)"
-        guard Sysfs.isReadable(path) else { return nil }
-        return try? Sysfs.read(path).trimmingWhitespace()
-    }
-
-    /// The device node of the device at `syspath`, if any.
-    static func udevDevnode(_ syspath: String) -> String? {
-        guard let udev = udev_new() else { return nil }
-        defer { udev_unref(udev) }
-        guard let device = udev_device_new_from_syspath(udev, syspath) else { return nil }
-        defer { udev_device_unref(device) }
-        return udev_device_get_devnode(device).map { String(cString: $0) }
-    }
-
-    static func property(_ device: OpaquePointer, _ name: String) -> String? {
-        udev_device_get_property_value(device, name).map { String(cString: $0) }
-    }
-
-    /// A udev property of the device at `syspath` (a fresh udev device, so a `change`
-    /// event's new properties are seen).
-    static func udevProperty(_ syspath: String, _ name: String) -> String? {
-        guard let udev = udev_new() else { return nil }
-        defer { udev_unref(udev) }
-        guard let device = udev_device_new_from_syspath(udev, syspath) else { return nil }
-        defer { udev_device_unref(device) }
-        return property(device, name)
+        Sysfs.readIfPresent("\(syspath)/\(file)", consequence: "ignoring")?.trimmingWhitespace()
     }
 }
 

@@ -24,6 +24,8 @@ final class BufferedAccelerometer {
     private var enabledFiles: [String] = []
     private var sink: Sink?
     private var onFailure: ((String) -> Void)?
+    /// Attributes that refused to be switched off at stop, each reported once.
+    private var stopProblems = ProblemLog()
     /// Whether scans have arrived since the buffer was enabled.
     private(set) var delivered = false
     /// Whether the buffer is enabled and being read.
@@ -76,17 +78,28 @@ final class BufferedAccelerometer {
         }
     }
 
-    /// Disables the buffer and the channels we enabled, and closes the device node.
+    /// Disables the buffer and the channels we enabled, and closes the device node. A file
+    /// that refuses is reported once (the device may keep scanning into its buffer); one that
+    /// is gone belonged to a device that is gone.
     func stop() {
         source = sd_event_source_disable_unref(source)
         if fd >= 0 {
-            close(fd)
+            close(fd)  // read-only: close(2) has nothing to report
             fd = -1
-            try? Sysfs.write("\(syspath)/buffer/enable", "0")
+            switchOff("\(syspath)/buffer/enable")
         }
-        for file in enabledFiles { try? Sysfs.write(file, "0") }
+        for file in enabledFiles { switchOff(file) }
         enabledFiles = []
         sink = nil
+    }
+
+    private func switchOff(_ file: String) {
+        do {
+            try Sysfs.write(file, "0")
+            stopProblems.resolve(file)
+        } catch {
+            if error.errno != ENOENT { stopProblems.report(file, "cannot switch off: \(error)") }
+        }
     }
 
     /// Turns on x, y, z (and the timestamp when there is one) and reads the scan layout.
@@ -124,8 +137,10 @@ final class BufferedAccelerometer {
         let deviceName = info.name ?? ""
         let number = syspath.split(separator: "/").last.map { $0.replacingPrefix("iio:device") } ?? ""
         var names: [String] = []
-        for trigger in Udev.devices(subsystem: "iio", sysname: "trigger*") {
-            if let name = try? Sysfs.read("\(trigger)/name").trimmingWhitespace() { names.append(name) }
+        for trigger in try Udev.devices(subsystem: "iio", sysname: "trigger*") {
+            if let name = Sysfs.readIfPresent("\(trigger)/name", consequence: "ignoring the trigger:") {
+                names.append(name.trimmingWhitespace())
+            }
         }
         guard
             let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })

@@ -64,8 +64,11 @@ final class EnergySources {
             bus, sender: "org.freedesktop.login1", path: "/org/freedesktop/login1",
             interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep"
         ) { [unowned self] message in
-            guard let sleeping = try? Bus.readBool(message) else { return }
-            self.sleepChanged(sleeping)
+            do {
+                self.sleepChanged(try Bus.readBool(message))
+            } catch {
+                Log.warning("ignoring a PrepareForSleep signal without its boolean: \(error)")
+            }
         }
         udevMonitor = try UdevMonitor(event: event, subsystems: ["power_supply"]) { [unowned self] _, _, _, _ in
             self.refreshBatteries()

@@ -54,6 +54,7 @@ final class InputAccelerometerReader: AccelerometerSource {
     }
 
     func stopSampling() {
+        // Read-only: close(2) has nothing to report.
         if fd >= 0 { close(fd) }
         fd = -1
     }
@@ -112,8 +113,14 @@ final class InputPollInterval {
     init?(syspath: String) {
         let directory = "\(syspath)/device"
         func number(_ name: String) -> UInt32? {
-            guard let text = try? Sysfs.read("\(directory)/\(name)") else { return nil }
-            return UInt32(text.trimmingWhitespace())
+            let path = "\(directory)/\(name)"
+            guard let text = Sysfs.readIfPresent(path, consequence: "leaving the driver's poll interval as it is:")
+            else { return nil }
+            guard let value = UInt32(text.trimmingWhitespace()) else {
+                Log.warning("\(path): ignoring '\(text.trimmingWhitespace().prefix(32))': not a number of milliseconds")
+                return nil
+            }
+            return value
         }
         guard let original = number("poll") else { return nil }
         let low = number("min") ?? 1

@@ -9,11 +9,20 @@ public struct PowerSupplies {
 
     public mutating func batteries() -> [BatteryReading] {
         var readings: [BatteryReading] = []
-        for syspath in Udev.devices(subsystem: "power_supply") {
-            guard (try? Sysfs.read("\(syspath)/type").trimmingWhitespace()) == "Battery",
-                (try? Sysfs.read("\(syspath)/scope").trimmingWhitespace()) != "Device"
-            else { continue }
+        let supplies: [String]
+        do {
+            supplies = try Udev.devices(subsystem: "power_supply")
+            problems.resolve("power_supply")
+        } catch {
+            problems.report("power_supply", "cannot list the batteries: \(error)")
+            return []
+        }
+        for syspath in supplies {
             do {
+                guard try Sysfs.read("\(syspath)/type").trimmingWhitespace() == "Battery" else { continue }
+                // No scope (most batteries): the system's.
+                let scopePath = "\(syspath)/scope"
+                if Sysfs.isReadable(scopePath), try Sysfs.read(scopePath).trimmingWhitespace() == "Device" { continue }
                 let status = try Sysfs.read("\(syspath)/status").trimmingWhitespace()
                 var capacity: Int? = nil
                 let capacityPath = "\(syspath)/capacity"

@@ -7,14 +7,19 @@ final class SensorRate {
     private let setting: DeviceSetting
     private let available: SamplingFrequency.AvailableRates
 
-    /// Nil when the device offers no rates to choose from.
+    /// Nil when the device offers no rates to choose from; a rate or list of rates that
+    /// exists and cannot be read or parsed is logged (the device then keeps its own rate).
     init?(syspath: String) {
         for prefix in ["", "in_accel_"] {
             let path = "\(syspath)/\(prefix)sampling_frequency"
-            guard let original = try? Sysfs.read(path).trimmingWhitespace(), !original.isEmpty,
-                let text = try? Sysfs.read("\(path)_available"),
-                let available = SamplingFrequency.parseAvailable(text)
+            let consequence = "leaving the sampling frequency as it is:"
+            guard let original = Sysfs.readIfPresent(path, consequence: consequence)?.trimmingWhitespace(),
+                !original.isEmpty, let text = Sysfs.readIfPresent("\(path)_available", consequence: consequence)
             else { continue }
+            guard let available = SamplingFrequency.parseAvailable(text) else {
+                Log.warning("leaving the sampling frequency as it is: \(path)_available: cannot parse '\(text.trimmingWhitespace().prefix(64))'")
+                continue
+            }
             self.setting = DeviceSetting(path: path, original: original, what: "sampling frequency")
             self.available = available
             return

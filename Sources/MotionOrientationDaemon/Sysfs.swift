@@ -30,7 +30,7 @@ public enum Sysfs {
     /// larger than `readLimit` is refused, never cut short.
     public static func read(_ path: String) throws(SystemError) -> String {
         let fd = try openRegularFile(path)
-        defer { close(fd) }
+        defer { close(fd) }  // read-only: close(2) has nothing to report
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -48,10 +48,23 @@ public enum Sysfs {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The text of an optional attribute: nil when it does not exist (ENOENT); any other
+    /// failure is logged (a warning with errno and path, after `consequence`: "ignoring") and
+    /// also gives nil, so a refused file never passes for a missing one silently.
+    public static func readIfPresent(_ path: String, consequence: String) -> String? {
+        do {
+            return try read(path)
+        } catch {
+            if error.errno != ENOENT { Log.warning("\(consequence) \(error)") }
+            return nil
+        }
+    }
+
     /// Writes an attribute (one `write(2)`, as sysfs expects).
     public static func write(_ path: String, _ value: String) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open for writing", path: path, errno: errno) }
+        // sysfs takes the value at write(2); close(2) reports nothing about it.
         defer { close(fd) }
         let text = value + "\n"
         let count = text.utf8.count

@@ -12,7 +12,15 @@ public struct ThermalZones {
     /// Readings keyed by zone name (`thermal_zone0`).
     public mutating func read() -> [String: ThermalZoneReading] {
         var readings: [String: ThermalZoneReading] = [:]
-        for syspath in Udev.devices(subsystem: "thermal", sysname: "thermal_zone*") {
+        let zones: [String]
+        do {
+            zones = try Udev.devices(subsystem: "thermal", sysname: "thermal_zone*")
+            problems.resolve("thermal")
+        } catch {
+            problems.report("thermal", "cannot list the thermal zones: \(error)")
+            return [:]
+        }
+        for syspath in zones {
             let zone = String(syspath.split(separator: "/").last ?? "")
             do {
                 let type = try Sysfs.read("\(syspath)/type").trimmingWhitespace()

@@ -6,21 +6,21 @@ import Glibc
 public enum Udev {
     /// The sysfs paths of the devices of `subsystem` (whose sysname matches `sysname`, a
     /// glob, and which have the udev `property` with that value, when given), in udev's order.
+    /// Throws when udev cannot be asked (no devices is an empty list, not an error).
     public static func devices(
         subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil
-    ) -> [String] {
-        guard let udev = udev_new() else { return [] }
+    ) throws(SystemError) -> [String] {
+        guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
         defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, subsystem)
-        if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
-        if let property { udev_enumerate_add_match_property(enumerate, property.name, property.value) }
-        let r = udev_enumerate_scan_devices(enumerate)
-        if r < 0 {
-            Log.error("enumerating \(subsystem) devices: \(SystemError("udev_enumerate_scan_devices", errno: r))")
-            return []
+        guard let enumerate = udev_enumerate_new(udev) else {
+            throw SystemError("udev_enumerate_new (\(subsystem) devices)", errno: errno)
         }
+        defer { udev_enumerate_unref(enumerate) }
+        var r = udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        if r >= 0, let sysname { r = udev_enumerate_add_match_sysname(enumerate, sysname) }
+        if r >= 0, let property { r = udev_enumerate_add_match_property(enumerate, property.name, property.value) }
+        if r >= 0 { r = udev_enumerate_scan_devices(enumerate) }
+        if r < 0 { throw SystemError("enumerating \(subsystem) devices", errno: r) }
         var paths: [String] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
@@ -28,6 +28,23 @@ public enum Udev {
             entry = udev_list_entry_get_next(current)
         }
         return paths
+    }
+
+    /// Runs `body` with a fresh udev device for `syspath` (fresh, so a `change` event's new
+    /// properties are seen). Throws when udev has no such device.
+    public static func withDevice<T>(_ syspath: String, _ body: (OpaquePointer) -> T) throws(SystemError) -> T {
+        guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_syspath(udev, syspath) else {
+            throw SystemError("udev_device_new_from_syspath", path: syspath, errno: errno)
+        }
+        defer { udev_device_unref(device) }
+        return body(device)
+    }
+
+    /// A udev property of `device`, if it has it.
+    public static func property(_ device: OpaquePointer, _ name: String) -> String? {
+        udev_device_get_property_value(device, name).map { String(cString: $0) }
     }
 }
 
