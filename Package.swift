@@ -15,11 +15,14 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // The little C that Swift cannot express: the sd-bus vtable macros.
         .target(name: "CMotionShim", dependencies: ["CSystemd", "CUdev"]),
+        // The one Swift layer over sd-bus and sd-event shared by the daemon, the client and the
+        // library: typed errors, logging, messages, matches, calls, event sources, bus names.
+        .target(name: "SystemdBus", dependencies: ["CSystemd"]),
         // Pure logic: no I/O, no clock, no Foundation.
         .target(name: "OrientationCore"),
         // The I/O shell: event loop, IIO discovery and reading, bus service.
         .target(
-            name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
+            name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
         // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
         // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
         // the few libstdc++ functions the Swift runtime calls come from the static archive
@@ -27,7 +30,7 @@ let package = Package(
         // and the functions the daemon runs are laid out together (build-aux/hot-functions.py,
         // `make link-order`) instead of scattered over the runtime and standard library.
         .executableTarget(
-            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"],
+            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon", "SystemdBus"],
             linkerSettings: [
                 .unsafeFlags([
                     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -44,7 +47,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+            dependencies: ["OrientationCore", "SystemdBus", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
         .target(name: "MotionOrientation", dependencies: ["OrientationCore", "CMotionShim", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.

@@ -1,6 +1,7 @@
 import CUdev
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// An accelerometer as found by discovery: where it is and how to turn its raw counts into
 /// a gravity vector in the frame of DESIGN.md section 3.

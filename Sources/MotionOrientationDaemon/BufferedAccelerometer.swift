@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// A buffered IIO accelerometer: the kernel pushes scans into `/dev/iio:deviceN` at the
 /// device's rate, and the event loop reads every scan (never a blocking read), decodes it
@@ -152,15 +153,21 @@ final class BufferedAccelerometer {
 
     private func readable(_ revents: UInt32) {
         while fd >= 0 {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                pending.append(contentsOf: buffer[0..<n])
-                continue
+            let n: Int
+            do throws(SystemError) {
+                n = try retryingInterrupted("read", path: devnode) {
+                    buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
+            } catch {
+                if error.errno == EAGAIN || error.errno == EWOULDBLOCK { break }
+                fail("\(error)")
+                return
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            fail(n == 0 ? "\(devnode): end of data" : "\(SystemError("read", path: devnode, errno: errno))")
-            return
+            if n == 0 {
+                fail("\(devnode): end of data")
+                return
+            }
+            pending.append(contentsOf: buffer[0..<n])
         }
         deliverScans()
         if revents & UInt32(EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {

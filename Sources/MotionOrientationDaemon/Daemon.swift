@@ -2,6 +2,7 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// Seconds on the monotonic clock, the time base the estimator is fed with.
 public func monotonicSeconds() -> Double {
@@ -130,7 +131,7 @@ public final class Daemon {
             return 1
         }
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
-        Log.info("serving \(MO_BUS_NAME) on the system bus")
+        Log.info("serving \(MotionOrientationBus.name) on the system bus")
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
         acquisition?.release()
@@ -377,12 +378,12 @@ public final class Daemon {
         guard let bus else { return }
         if deviceChanged {
             Bus.emitSignal(
-                bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "DeviceOrientationChanged",
+                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, member: "DeviceOrientationChanged",
                 name: device.name, value: device.rawValue)
         }
         if interfaceChanged {
             Bus.emitSignal(
-                bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "InterfaceOrientationChanged",
+                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, member: "InterfaceOrientationChanged",
                 name: interface.name, value: interface.rawValue)
         }
     }

@@ -2,14 +2,15 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// The daemon's object on the bus: properties, methods, claims.
 extension Daemon {
     func setUpBus() throws(SystemError) {
         var r = sd_bus_open_system(&bus)
         guard r >= 0 else { throw SystemError("connecting to the system bus", errno: r) }
-        r = addObject(MO_BUS_PATH, MO_INTERFACE_ORIENTATION, slot: &objectSlot)
-        guard r >= 0 else { throw SystemError("registering \(MO_BUS_PATH)", errno: r) }
+        r = addObject(MotionOrientationBus.path, MO_INTERFACE_ORIENTATION, slot: &objectSlot)
+        guard r >= 0 else { throw SystemError("registering \(MotionOrientationBus.path)", errno: r) }
         r = sd_bus_attach_event(bus, event, 0)
         guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
         // Losing the bus ends the loop; run() then exits non-zero for systemd to restart us.
@@ -49,8 +50,8 @@ extension Daemon {
     /// Takes the bus name, last, once everything it promises is in place (Type=dbus: from
     /// here on systemd counts the service as started).
     func requestName() throws(SystemError) {
-        let r = sd_bus_request_name(bus, MO_BUS_NAME, 0)
-        guard r >= 0 else { throw SystemError("acquiring the bus name \(MO_BUS_NAME)", errno: r) }
+        let r = sd_bus_request_name(bus, MotionOrientationBus.name, 0)
+        guard r >= 0 else { throw SystemError("acquiring the bus name \(MotionOrientationBus.name)", errno: r) }
     }
 
     /// Serves one of the shim's interfaces at `path`, dispatching to this daemon.
@@ -73,13 +74,13 @@ extension Daemon {
         if !wanted {
             sensorProxySlots.forEach { sd_bus_slot_unref($0) }
             sensorProxySlots = []
-            sd_bus_release_name(bus, MO_SENSOR_PROXY_NAME)
-            Log.info("no longer serving \(MO_SENSOR_PROXY_NAME)")
+            sd_bus_release_name(bus, SensorProxyBus.name)
+            Log.info("no longer serving \(SensorProxyBus.name)")
             return
         }
         for (path, interface) in [
-            (MO_SENSOR_PROXY_PATH, MO_INTERFACE_SENSOR_PROXY),
-            (MO_SENSOR_PROXY_COMPASS_PATH, MO_INTERFACE_SENSOR_PROXY_COMPASS),
+            (SensorProxyBus.path, MO_INTERFACE_SENSOR_PROXY),
+            (SensorProxyBus.compassPath, MO_INTERFACE_SENSOR_PROXY_COMPASS),
         ] {
             var slot: OpaquePointer? = nil
             let r = addObject(path, interface, slot: &slot)
@@ -89,25 +90,25 @@ extension Daemon {
             }
             sensorProxySlots.append(slot)
         }
-        let r = sd_bus_request_name(bus, MO_SENSOR_PROXY_NAME, 0)
+        let r = sd_bus_request_name(bus, SensorProxyBus.name, 0)
         if r < 0 {
             Log.error(
-                "cannot own \(MO_SENSOR_PROXY_NAME) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
+                "cannot own \(SensorProxyBus.name) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
             )
         } else {
-            Log.info("also serving \(MO_SENSOR_PROXY_NAME) for iio-sensor-proxy clients")
+            Log.info("also serving \(SensorProxyBus.name) for iio-sensor-proxy clients")
         }
     }
 
     /// Announces changed properties of the compatibility interface, if it is served.
     func emitSensorProxyPropertiesChanged(_ names: [String]) {
         guard let bus, !sensorProxySlots.isEmpty else { return }
-        Bus.emitPropertiesChanged(bus, path: MO_SENSOR_PROXY_PATH, interface: MO_SENSOR_PROXY_INTERFACE, names: names)
+        Bus.emitPropertiesChanged(bus, path: SensorProxyBus.path, interface: SensorProxyBus.interface, names: names)
     }
 
     func emitPropertiesChanged(_ names: [String]) {
         guard let bus else { return }
-        Bus.emitPropertiesChanged(bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, names: names)
+        Bus.emitPropertiesChanged(bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, names: names)
     }
 
     private func appendProperty(_ interface: mo_interface, _ property: String, to reply: OpaquePointer) -> Int32 {

@@ -1,6 +1,7 @@
 import CMotionShim
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// An input-subsystem accelerometer (`ID_INPUT_ACCELEROMETER=1`), the fallback source for
 /// older tablets whose driver reports through evdev (`/dev/input/eventN`) instead of IIO.

@@ -1,4 +1,5 @@
 import CSystemd
+import SystemdBus
 
 /// A property of another service on the bus, followed without polling: read once when the
 /// service is (or comes) on the bus, then updated from its `PropertiesChanged` signals, and

@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// The device's own sampling frequency, set to the lowest rate that serves the sampling
 /// plan and restored when we let go of the device.

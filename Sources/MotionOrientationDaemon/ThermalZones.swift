@@ -1,4 +1,5 @@
 import OrientationCore
+import SystemdBus
 
 /// The thermal zones of `/sys/class/thermal`, read on demand (only while sampling).
 /// An unreadable zone is skipped with one message.

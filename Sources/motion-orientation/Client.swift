@@ -2,6 +2,7 @@ import CMotionShim
 import CSystemd
 import Glibc
 import MotionOrientationDaemon
+import SystemdBus
 
 /// A failure the client reports in one line before exiting non-zero.
 struct ClientError: Error, CustomStringConvertible {
@@ -27,10 +28,10 @@ final class DaemonConnection {
 
     /// Calls a method on the daemon's object and returns the reply (caller unrefs it).
     func call(
-        _ method: String, interface: String = MO_BUS_INTERFACE, arguments: (OpaquePointer) -> Int32 = { _ in 0 }
+        _ method: String, interface: String = MotionOrientationBus.interface, arguments: (OpaquePointer) -> Int32 = { _ in 0 }
     ) throws(ClientError) -> OpaquePointer {
         var message: OpaquePointer? = nil
-        var r = sd_bus_message_new_method_call(bus, &message, MO_BUS_NAME, MO_BUS_PATH, interface, method)
+        var r = sd_bus_message_new_method_call(bus, &message, MotionOrientationBus.name, MotionOrientationBus.path, interface, method)
         guard r >= 0, let message else {
             throw ClientError("cannot build a call to \(method): \(String(cString: strerror(-r)))")
         }
@@ -50,7 +51,7 @@ final class DaemonConnection {
     /// the failure.
     func callAsync(_ method: String, completion: @escaping (ClientError?) -> Void) {
         var message: OpaquePointer? = nil
-        var r = sd_bus_message_new_method_call(bus, &message, MO_BUS_NAME, MO_BUS_PATH, MO_BUS_INTERFACE, method)
+        var r = sd_bus_message_new_method_call(bus, &message, MotionOrientationBus.name, MotionOrientationBus.path, MotionOrientationBus.interface, method)
         guard r >= 0, let message else {
             return completion(ClientError("cannot build a call to \(method): \(String(cString: strerror(-r)))"))
         }
@@ -86,7 +87,7 @@ final class DaemonConnection {
     {
         let name = error.pointee.name.map { String(cString: $0) } ?? ""
         if name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
-            return ClientError("motion-orientationd is not running (\(MO_BUS_NAME) is not on the system bus)")
+            return ClientError("motion-orientationd is not running (\(MotionOrientationBus.name) is not on the system bus)")
         }
         return ClientError("\(what) failed: \(Bus.describe(error, errno: r))")
     }
@@ -95,7 +96,7 @@ final class DaemonConnection {
     /// rendered as text (`yes`/`no` for booleans, space-separated arrays).
     func allProperties() throws(ClientError) -> [(name: String, value: String)] {
         let reply = try call("GetAll", interface: "org.freedesktop.DBus.Properties") { message in
-            Bus.append(message, string: MO_BUS_INTERFACE)
+            Bus.append(message, string: MotionOrientationBus.interface)
         }
         defer { sd_bus_message_unref(reply) }
         do {

@@ -2,6 +2,7 @@ import CSystemd
 import Glibc
 import MotionOrientationDaemon
 import OrientationCore
+import SystemdBus
 
 /// Exit status of `wait` when the timeout passes first.
 let waitTimeoutStatus: Int32 = 3

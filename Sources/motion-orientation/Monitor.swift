@@ -3,6 +3,7 @@ import CSystemd
 import Glibc
 import MotionOrientationDaemon
 import OrientationCore
+import SystemdBus
 
 /// The two orientation streams the daemon announces.
 enum OrientationStream: String {
@@ -80,9 +81,9 @@ final class OrientationFollower {
         } subscribe: { bus, slot, handler, box in
             sd_bus_add_match(
                 bus, slot,
-                "type='signal',sender='\(MO_BUS_NAME)',path='\(MO_BUS_PATH)',"
+                "type='signal',sender='\(MotionOrientationBus.name)',path='\(MotionOrientationBus.path)',"
                     + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-                    + "arg0='\(MO_BUS_INTERFACE)'",
+                    + "arg0='\(MotionOrientationBus.interface)'",
                 handler, box)
         }
         // Claim again whenever the daemon (re)appears on the bus, so a restart is survived.
@@ -93,7 +94,7 @@ final class OrientationFollower {
             sd_bus_add_match(
                 bus, slot,
                 "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                    + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(MO_BUS_NAME)'",
+                    + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(MotionOrientationBus.name)'",
                 handler, box)
         }
         try watch("watching the connection") { [unowned self] _ in
@@ -187,7 +188,7 @@ final class OrientationFollower {
     }
 
     private func ownerChanged(_ message: OpaquePointer) {
-        guard (try? Bus.readString(message)) == MO_BUS_NAME,
+        guard (try? Bus.readString(message)) == MotionOrientationBus.name,
             (try? Bus.readString(message)) != nil,
             let newOwner = try? Bus.readString(message)
         else { return }

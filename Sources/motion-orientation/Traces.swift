@@ -1,6 +1,7 @@
 import Glibc
 import MotionOrientationDaemon
 import OrientationCore
+import SystemdBus
 
 /// `motion-orientation replay FILE [--rate HZ] [--config PATH]`: runs the estimator over a
 /// trace with the daemon's settings and prints `t,device,interface` for each decision.

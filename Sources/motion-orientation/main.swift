@@ -2,6 +2,7 @@
 import CSystemd
 import Glibc
 import MotionOrientationDaemon
+import SystemdBus
 
 let usage = """
     Usage: motion-orientation COMMAND [OPTIONS]

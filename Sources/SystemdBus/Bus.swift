@@ -104,8 +104,9 @@ public enum Bus {
     }
 }
 
-/// A Swift closure carried through sd-bus's `void *userdata`.
-final class BusHandler {
+/// A Swift closure carried through sd-bus's `void *userdata`: the one box for message
+/// handlers (matches, asynchronous replies) in every program.
+final class MessageHandler {
     let handle: (OpaquePointer) -> Void
     init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
 }
@@ -135,12 +136,12 @@ extension Bus {
             UnsafeMutablePointer<OpaquePointer?>, sd_bus_message_handler_t, UnsafeMutableRawPointer
         ) -> Int32
     ) throws(SystemError) -> OpaquePointer {
-        let box = Unmanaged.passRetained(BusHandler(handler))
+        let box = Unmanaged.passRetained(MessageHandler(handler))
         var slot: OpaquePointer? = nil
         let r = register(
             &slot,
             { message, context, _ in
-                Unmanaged<BusHandler>.fromOpaque(context!).takeUnretainedValue().handle(message!)
+                Unmanaged<MessageHandler>.fromOpaque(context!).takeUnretainedValue().handle(message!)
                 return 0
             }, box.toOpaque())
         guard r >= 0, let slot else {
@@ -148,7 +149,7 @@ extension Bus {
             throw SystemError(what, errno: r)
         }
         sd_bus_slot_set_destroy_callback(slot) { context in
-            Unmanaged<BusHandler>.fromOpaque(context!).release()
+            Unmanaged<MessageHandler>.fromOpaque(context!).release()
         }
         return slot
     }
@@ -170,11 +171,11 @@ extension Bus {
         r = append(message, string: interface)
         if r >= 0 { r = append(message, string: property) }
         guard r >= 0 else { return completion(nil) }
-        let box = Unmanaged.passRetained(BusHandler { reply in completion(reply) })
+        let box = Unmanaged.passRetained(MessageHandler { reply in completion(reply) })
         r = sd_bus_call_async(
             bus, nil, message,
             { reply, context, _ in
-                let box = Unmanaged<BusHandler>.fromOpaque(context!)
+                let box = Unmanaged<MessageHandler>.fromOpaque(context!)
                 box.takeUnretainedValue().handle(reply!)
                 box.release()
                 return 0
