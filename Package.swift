@@ -20,9 +20,14 @@ let package = Package(
         .target(name: "SystemdBus", dependencies: ["CSystemd"]),
         // Pure logic: no I/O, no clock, no Foundation.
         .target(name: "OrientationCore"),
-        // The I/O shell: event loop, IIO discovery and reading, bus service.
+        // The sensors as the machine shows them, shared by the daemon and the client's record and
+        // replay: accelerometer discovery through udev, the sysfs, evdev and buffered readers,
+        // and loading the daemon's configuration files.
+        .target(name: "SensorIO", dependencies: ["OrientationCore", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
+        // The daemon: its context (event loop, sampling, energy, thermal) and bus service.
         .target(
-            name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
+            name: "MotionOrientationDaemon",
+            dependencies: ["OrientationCore", "SensorIO", "SystemdBus", "CMotionShim", "CSystemd"]),
         // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
         // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
         // the few libstdc++ functions the Swift runtime calls come from the static archive
@@ -30,7 +35,7 @@ let package = Package(
         // and the functions the daemon runs are laid out together (build-aux/hot-functions.py,
         // `make link-order`) instead of scattered over the runtime and standard library.
         .executableTarget(
-            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon", "SystemdBus"],
+            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon", "SensorIO", "SystemdBus"],
             linkerSettings: [
                 .unsafeFlags([
                     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -47,7 +52,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: ["OrientationCore", "SystemdBus", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+            dependencies: ["OrientationCore", "SystemdBus", "SensorIO", "CMotionShim", "CSystemd"]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
         .target(name: "MotionOrientation", dependencies: ["OrientationCore", "CMotionShim", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.

@@ -1,5 +1,7 @@
 import Glibc
 import OrientationCore
+import SensorIO
+import SystemdBus
 
 /// The acquisition of one accelerometer: its polled reader, its buffered interface (preferred
 /// while it delivers, with the fall back to polling), the timers that drive them, and the

@@ -2,14 +2,8 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
-
-/// Seconds on the monotonic clock, the time base the estimator is fed with.
-public func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
 
 /// The daemon's context: every piece of state, owned by the main thread and driven by one
 /// sd-event loop (bus, udev monitor, signals, watchdog, and the acquisition's timers), and
@@ -22,7 +16,7 @@ public final class Daemon {
     static let readOrientationTimeoutUsec: UInt64 = 1_000_000
 
     private let options: DaemonOptions
-    var settings: DaemonSettings
+    private(set) var settings: DaemonSettings
     /// The configuration entries in force, so a reload can keep a key whose new value is bad.
     private var acceptedEntries: [ConfigEntry]
     var event: OpaquePointer?
@@ -69,7 +63,14 @@ public final class Daemon {
     /// `AccelerometerTilt` of the compatibility interface.
     private(set) var sensorProxyTilt = "undefined"
 
-    public init(options: DaemonOptions, configuration: LoadedConfiguration) {
+    /// Reads the configuration (its problems are logged); nil when it cannot be read at all
+    /// (a `--config` file that is missing or unreadable).
+    public convenience init?(options: DaemonOptions) {
+        guard let configuration = loadConfiguration(options.config) else { return nil }
+        self.init(options: options, configuration: configuration)
+    }
+
+    private init(options: DaemonOptions, configuration: LoadedConfiguration) {
         self.options = options
         self.settings = configuration.settings
         self.acceptedEntries = configuration.acceptedEntries
@@ -227,7 +228,7 @@ public final class Daemon {
     /// `SetLowEnergyMode()`'s override ends; a key whose new value is bad keeps the old one.
     private func reload() {
         Log.info("reloading the configuration")
-        guard let loaded = loadConfiguration(options, keeping: acceptedEntries) else {
+        guard let loaded = loadConfiguration(options.config, keeping: acceptedEntries) else {
             Log.warning("keeping the previous configuration")
             return
         }

@@ -2,6 +2,7 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// The daemon's object on the bus: properties, methods, claims.

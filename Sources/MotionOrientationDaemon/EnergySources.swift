@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// What the rest of the system says about energy: power-profiles-daemon's profile, the

@@ -1,13 +1,15 @@
 import OrientationCore
+import SensorIO
+import SystemdBus
 
 /// The system's batteries, read from `/sys/class/power_supply` when udev reports a change.
 /// Peripheral batteries (a mouse's, `scope` = `Device`) do not count.
-public struct PowerSupplies {
+struct PowerSupplies {
     private var problems = ProblemLog()
 
-    public init() {}
+    init() {}
 
-    public mutating func batteries() -> [BatteryReading] {
+    mutating func batteries() -> [BatteryReading] {
         var readings: [BatteryReading] = []
         let supplies: [String]
         do {

@@ -1,17 +1,18 @@
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// The thermal zones of `/sys/class/thermal`, read on demand (only while sampling).
 /// An unreadable zone is skipped with one message.
-public struct ThermalZones {
+struct ThermalZones {
     private var problems = ProblemLog()
     /// Trip points are numbered from 0; no zone has anywhere near this many.
     static let maximumTripPoints = 32
 
-    public init() {}
+    init() {}
 
     /// Readings keyed by zone name (`thermal_zone0`).
-    public mutating func read() -> [String: ThermalZoneReading] {
+    mutating func read() -> [String: ThermalZoneReading] {
         var readings: [String: ThermalZoneReading] = [:]
         let zones: [String]
         do {

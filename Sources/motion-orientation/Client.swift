@@ -1,7 +1,6 @@
 import CMotionShim
 import CSystemd
 import Glibc
-import MotionOrientationDaemon
 import SystemdBus
 
 /// A failure the client reports in one line before exiting non-zero.

@@ -1,6 +1,5 @@
 import CSystemd
 import Glibc
-import MotionOrientationDaemon
 import OrientationCore
 import SystemdBus
 

@@ -1,7 +1,6 @@
 import CMotionShim
 import CSystemd
 import Glibc
-import MotionOrientationDaemon
 import OrientationCore
 import SystemdBus
 

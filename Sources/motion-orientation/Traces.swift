@@ -1,5 +1,5 @@
 import Glibc
-import MotionOrientationDaemon
+import SensorIO
 import OrientationCore
 import SystemdBus
 
@@ -8,7 +8,7 @@ import SystemdBus
 func replay(_ arguments: [String]) throws(ClientError) {
     var file: String? = nil
     var rate: Double? = nil
-    var options = DaemonOptions()
+    var config = ConfigLocation()
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
@@ -19,8 +19,7 @@ func replay(_ arguments: [String]) throws(ClientError) {
             rate = value
         case "--config":
             guard let path = rest.popFirst() else { throw ClientError("--config needs a path") }
-            options.configPath = path
-            options.configPathGiven = true
+            config = ConfigLocation(mainFile: path, named: true)
         default:
             guard file == nil, !argument.hasPrefix("-") else { throw ClientError("unexpected argument '\(argument)'") }
             file = argument
@@ -40,7 +39,7 @@ func replay(_ arguments: [String]) throws(ClientError) {
         throw ClientError("\(file): \(error)")
     }
     if let rate { samples = Trace.resample(samples, rate: rate) }
-    guard let settings = loadSettings(options) else { throw ClientError("cannot read the configuration") }
+    guard let settings = loadSettings(config) else { throw ClientError("cannot read the configuration") }
     let changes = Trace.replay(
         samples, settings: settings.estimator, allowed: settings.allowedInterfaceOrientations)
     writeAll(STDOUT_FILENO, changes.map { "\($0.time),\($0.device.name),\($0.interface.name)\n" }.joined())
@@ -73,7 +72,7 @@ func record(_ arguments: [String]) throws(ClientError) {
             throw ClientError("unexpected argument '\(argument)'")
         }
     }
-    let settings = loadSettings(DaemonOptions()) ?? DaemonSettings()
+    let settings = loadSettings(ConfigLocation()) ?? DaemonSettings()
     let choice = AccelerometerDiscovery.choose(settings)
     guard let info = choice.info else {
         throw ClientError("no accelerometer found: \(choice.reason)")

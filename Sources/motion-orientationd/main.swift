@@ -1,6 +1,7 @@
 // motion-orientationd: the daemon's entry point. Arguments, signals, run.
 import Glibc
 import MotionOrientationDaemon
+import SensorIO  // motionOrientationVersion
 import SystemdBus
 
 // Block the signals the event loop handles before anything can start a thread, so
@@ -25,7 +26,6 @@ case .version:
     print("motion-orientationd \(motionOrientationVersion)")
 case .run(let options):
     if options.verbose { Log.threshold = .debug }
-    guard let configuration = loadConfiguration(options) else { exit(1) }
-    let daemon = Daemon(options: options, configuration: configuration)
+    guard let daemon = Daemon(options: options) else { exit(1) }
     exit(daemon.run())
 }

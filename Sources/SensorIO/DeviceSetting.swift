@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// A device attribute we set while we use the device and give back when we let go of it
 /// (on exit, or when the device object goes). A device that refuses the write (or a read-only

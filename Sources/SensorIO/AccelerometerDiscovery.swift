@@ -3,56 +3,6 @@ import Glibc
 import OrientationCore
 import SystemdBus
 
-/// An accelerometer as found by discovery: where it is and how to turn its raw counts into
-/// a gravity vector in the frame of DESIGN.md section 3.
-public struct AccelerometerInfo: Sendable {
-    /// The device's sysfs directory, e.g. `/sys/devices/.../iio:device0`, or the event
-    /// device of an input accelerometer.
-    public var syspath: String
-    /// IIO, or the input subsystem (the fallback).
-    public var subsystem: SensorSubsystem
-    /// The IIO `name` attribute (driver name), when present.
-    public var name: String?
-    /// Scale and offset of the x, y and z channels.
-    public var calibration: [ChannelCalibration]
-    /// The mount matrix in force and where it came from.
-    public var mountMatrix: MountMatrix
-    public var mountMatrixSource: String
-    /// The character device: `/dev/iio:deviceN` of a buffered IIO device, `/dev/input/eventN`
-    /// of an input accelerometer; nil when udev names none.
-    public var devnode: String?
-
-    /// The raw channel file of an axis.
-    public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
-
-    /// The one place where raw counts become a reading in the DESIGN.md frame, for every
-    /// kind of reader: each channel's scale and offset, then the mount matrix.
-    public func reading(_ sample: RawSample) -> Vector3 {
-        mountMatrix.apply(
-            Vector3(calibration[0].apply(sample.x), calibration[1].apply(sample.y), calibration[2].apply(sample.z)))
-    }
-
-    /// Whether an IIO device can be polled (it has the three `in_accel_*_raw` files); a
-    /// device without them is read through its buffer only.
-    public var hasRawChannels: Bool {
-        subsystem == .iio && AccelerometerDiscovery.axes.allSatisfy { Sysfs.isReadable(rawChannelPath($0)) }
-    }
-}
-
-/// The x, y and z counts of one sample as the device reports them, before scale, offset
-/// and mount matrix (`AccelerometerInfo.reading(_:)`).
-public struct RawSample: Equatable, Sendable {
-    public var x: Int64
-    public var y: Int64
-    public var z: Int64
-
-    public init(_ x: Int64, _ y: Int64, _ z: Int64) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-}
-
 /// The accelerometer chosen to drive rotation, and why.
 public struct AccelerometerChoice: Sendable {
     /// Nil when no sensor qualifies.
@@ -70,7 +20,7 @@ public enum AccelerometerDiscovery {
     /// elements), then every input event device udev marks `ID_INPUT_ACCELEROMETER=1`, each
     /// in udev's order. Throws when udev cannot be asked; a device that went away meanwhile
     /// is left out.
-    public static func candidates() throws(SystemError) -> [AccelerometerCandidate] {
+    static func candidates() throws(SystemError) -> [AccelerometerCandidate] {
         var found: [AccelerometerCandidate] = []
         for syspath in try Udev.devices(subsystem: "iio") {
             let hasAxes = { (file: (Character) -> String) in
@@ -133,7 +83,7 @@ public enum AccelerometerDiscovery {
     /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset
     /// (an input accelerometer's from its axes' resolution), and the mount matrix from the
     /// first source that parses. Problems are logged.
-    public static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
+    static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
         let syspath = candidate.syspath
         var devnode: String? = nil
         var udevMatrix: String? = nil
@@ -189,87 +139,5 @@ public enum AccelerometerDiscovery {
     /// read (EACCES, EIO, a directory) is logged with its errno and taken as absent.
     static func attribute(_ syspath: String, _ file: String) -> String? {
         Sysfs.readIfPresent("\(syspath)/\(file)", consequence: "ignoring")?.trimmingWhitespace()
-    }
-}
-
-extension String {
-    /// The string without leading and trailing ASCII whitespace (no Foundation here).
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-            let last = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(self[first...last])
-    }
-}
-
-/// A sensor the daemon polls: an IIO device's raw channels, or an input device's axes.
-public protocol AccelerometerSource: AnyObject {
-    /// What discovery found out about the sensor.
-    var info: AccelerometerInfo { get }
-    /// One sample's raw counts (`info.reading(_:)` turns them into m/s^2 in the DESIGN.md
-    /// frame), or nil when it failed (reported once per bad period).
-    func read() -> RawSample?
-    /// Sets the device's own rate for sampling every `msec` (when it has one).
-    func setSamplingInterval(msec: UInt32)
-    /// Sampling stopped: lets go of what only sampling needs.
-    func stopSampling()
-    /// Gives the device its own rate back (on exit; also when the reader goes).
-    func restoreSamplingFrequency()
-}
-
-/// Reads one IIO accelerometer: the three raw channel files kept open. Each failing channel is reported once per bad period. A device
-/// without raw channels (read through its buffer only) gives no polled readings.
-public final class AccelerometerReader: AccelerometerSource {
-    public let info: AccelerometerInfo
-    private let channels: [SysfsChannel]
-    private var problems = ProblemLog()
-    /// The device's sampling frequency, when it offers a choice.
-    private let rate: SensorRate?
-
-    public init(info: AccelerometerInfo) throws(SystemError) {
-        self.info = info
-        var channels: [SysfsChannel] = []
-        if info.hasRawChannels {
-            for axis in AccelerometerDiscovery.axes {
-                channels.append(try SysfsChannel(path: info.rawChannelPath(axis)))
-            }
-        }
-        self.channels = channels
-        self.rate = SensorRate(syspath: info.syspath)
-    }
-
-    public func setSamplingInterval(msec: UInt32) {
-        rate?.apply(intervalMsec: msec)
-    }
-
-    public func stopSampling() {}
-
-    public func restoreSamplingFrequency() {
-        rate?.restore()
-    }
-
-    public func read() -> RawSample? {
-        guard !channels.isEmpty else {
-            let why = "\(info.syspath) has no in_accel_*_raw channels to poll; it is read through its buffer only"
-            problems.report(info.syspath, why)
-            return nil
-        }
-        guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }
-        return RawSample(x, y, z)
-    }
-
-    private func readChannel(_ index: Int) -> Int64? {
-        let channel = channels[index]
-        do {
-            let value = try SysfsNumber.parseInteger(try channel.read())
-            problems.resolve(channel.path)
-            return value
-        } catch let error as SysfsValueError {
-            problems.report(channel.path, "\(channel.path): skipping sample: malformed value: \(error)")
-        } catch {
-            problems.report(channel.path, "skipping sample: \(error)")
-        }
-        return nil
     }
 }

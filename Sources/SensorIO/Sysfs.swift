@@ -77,12 +77,12 @@ public enum Sysfs {
 
 /// An attribute file kept open and re-read with `pread` at offset 0, so each sample
 /// costs one system call and no allocation.
-public final class SysfsChannel {
-    public let path: String
+final class SysfsChannel {
+    let path: String
     private let fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
 
-    public init(path: String) throws(SystemError) {
+    init(path: String) throws(SystemError) {
         let fd = try Sysfs.openRegularFile(path)
         self.path = path
         self.fd = fd
@@ -95,7 +95,7 @@ public final class SysfsChannel {
     }
 
     /// The current text of the attribute, valid until the next read.
-    public func read() throws(SystemError) -> UnsafeRawBufferPointer {
+    func read() throws(SystemError) -> UnsafeRawBufferPointer {
         let n = try retryingInterrupted("read", path: path) { pread(fd, buffer.baseAddress, buffer.count, 0) }
         return UnsafeRawBufferPointer(rebasing: buffer[0..<n])
     }

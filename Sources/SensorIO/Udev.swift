@@ -1,4 +1,3 @@
-import CSystemd
 import CUdev
 import Glibc
 import SystemdBus
@@ -33,7 +32,7 @@ public enum Udev {
 
     /// Runs `body` with a fresh udev device for `syspath` (fresh, so a `change` event's new
     /// properties are seen). Throws when udev has no such device.
-    public static func withDevice<T>(_ syspath: String, _ body: (OpaquePointer) -> T) throws(SystemError) -> T {
+    static func withDevice<T>(_ syspath: String, _ body: (OpaquePointer) -> T) throws(SystemError) -> T {
         guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
         defer { udev_unref(udev) }
         guard let device = udev_device_new_from_syspath(udev, syspath) else {
@@ -44,7 +43,7 @@ public enum Udev {
     }
 
     /// A udev property of `device`, if it has it.
-    public static func property(_ device: OpaquePointer, _ name: String) -> String? {
+    static func property(_ device: OpaquePointer, _ name: String) -> String? {
         udev_device_get_property_value(device, name).map { String(cString: $0) }
     }
 }
@@ -59,7 +58,7 @@ public final class UdevMonitor {
     ) -> Void
     private let udev: OpaquePointer
     private let monitor: OpaquePointer
-    private var source: OpaquePointer?
+    private var source: IOSource?
     private let handler: Handler
 
     public init(event: OpaquePointer, subsystems: [String], handler: @escaping Handler) throws(SystemError) {
@@ -76,19 +75,15 @@ public final class UdevMonitor {
             let r = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
             if r < 0 { throw SystemError("watching \(subsystem) uevents", errno: r) }
         }
-        var r = udev_monitor_enable_receiving(monitor)
+        let r = udev_monitor_enable_receiving(monitor)
         if r < 0 { throw SystemError("udev_monitor_enable_receiving", errno: r) }
-        r = sd_event_add_io(
-            event, &source, udev_monitor_get_fd(monitor), UInt32(EPOLLIN.rawValue),
-            { _, _, _, context in
-                Unmanaged<UdevMonitor>.fromOpaque(context!).takeUnretainedValue().receive()
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
-        if r < 0 { throw SystemError("watching the udev monitor", errno: r) }
+        source = try IOSource(event: event, fd: udev_monitor_get_fd(monitor), what: "the udev monitor") {
+            [unowned self] _ in self.receive()
+        }
     }
 
     deinit {
-        sd_event_source_disable_unref(source)
+        source = nil  // off the loop before the monitor closes its socket
         udev_monitor_unref(monitor)
         udev_unref(udev)
     }
