@@ -35,7 +35,7 @@ let package = Package(
         // and the functions the daemon runs are laid out together (build-aux/hot-functions.py,
         // `make link-order`) instead of scattered over the runtime and standard library.
         .executableTarget(
-            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon", "SensorIO", "SystemdBus"],
+            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon", "OrientationCore", "SystemdBus"],
             linkerSettings: [
                 .unsafeFlags([
                     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -52,9 +52,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: ["OrientationCore", "SystemdBus", "SensorIO", "CMotionShim", "CSystemd"]),
+            dependencies: ["OrientationCore", "SystemdBus", "SensorIO", "CSystemd"]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
-        .target(name: "MotionOrientation", dependencies: ["OrientationCore", "CMotionShim", "CSystemd"]),
+        .target(name: "MotionOrientation", dependencies: ["OrientationCore", "SystemdBus", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.
         .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"]),
         // The library's example program, built so that it stays true.
@@ -62,6 +62,7 @@ let package = Package(
         // Throughput of the pure estimator and the trace corpus table (`make bench`).
         .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "Sources/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .testTarget(name: "SystemdBusTests", dependencies: ["SystemdBus", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,6 +28,8 @@ public final class Daemon {
     var claimants: Set<String> = []
     var claimWatch: OpaquePointer?
     var signalFilter: OpaquePointer?
+    /// Emissions that failed, each logged once until it works again.
+    var busProblems = ProblemLog()
     /// When the thermal zones were last read (monotonic seconds); nil: read at the next
     /// reading. Zones are read along with a sensor reading, never on a wakeup of their own.
     private var lastThermalRead: Double?
@@ -199,17 +201,17 @@ public final class Daemon {
             estimator.reset()
         }
         if (current == nil) != (previous == nil) {
-            emitPropertiesChanged(["HasAccelerometer"])
-            emitSensorProxyPropertiesChanged(["HasAccelerometer"])
+            emitPropertiesChanged([.hasAccelerometer])
+            emitSensorProxyPropertiesChanged([.hasAccelerometer])
         }
-        emitPropertiesChanged(["Sensor", "SensorChoice"])
+        emitPropertiesChanged([.sensor, .sensorChoice])
         if current == nil {
             Log.notice("no accelerometer; serving with HasAccelerometer=false and keeping the claims")
             announce(device: .unknown, interface: .unknown)
         }
         // A new acquisition starts for the claims if sampling was running (or none: no sensor).
         updateSampling()
-        if wasSampling && plan == .off { emitPropertiesChanged(["Active", "SampleIntervalMsec"]) }
+        if wasSampling && plan == .off { emitPropertiesChanged([.active, .sampleIntervalMsec]) }
     }
 
     /// A udev event for an IIO device or an input accelerometer: re-choose (an added, removed
@@ -249,7 +251,7 @@ public final class Daemon {
             takeAccelerometer(AccelerometerDiscovery.choose(settings))
         }
         updateSensorProxyCompatibility()
-        emitPropertiesChanged(["LowEnergyModeSetting"])
+        emitPropertiesChanged([.lowEnergyModeSetting])
         energy?.batteryLowPercent = settings.batteryLowPercent
         updateEnergy()
     }
@@ -270,7 +272,7 @@ public final class Daemon {
                 reasons.isEmpty
                     ? "low energy mode off" : "low energy mode on: \(reasons.map(\.rawValue).joined(separator: ", "))")
             emitPropertiesChanged(
-                wasLow != !reasons.isEmpty ? ["LowEnergyMode", "LowEnergyReasons"] : ["LowEnergyReasons"])
+                wasLow != !reasons.isEmpty ? [.lowEnergyMode, .lowEnergyReasons] : [.lowEnergyReasons])
         }
         updateSampling()
     }
@@ -281,7 +283,7 @@ public final class Daemon {
         let after = thermal.update(thermalZones.read())
         guard after != before else { return }
         Log.info("thermal state \(after.rawValue)")
-        emitPropertiesChanged(["ThermalState"])
+        emitPropertiesChanged([.thermalState])
         updateEnergy()
     }
 
@@ -319,7 +321,7 @@ public final class Daemon {
         }
         if !pendingReads.isEmpty { armReadTimeout() }
         emitPropertiesChanged(
-            (previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
+            (previous == .off) != (next == .off) ? [.active, .sampleIntervalMsec] : [.sampleIntervalMsec])
     }
 
     private func armReadTimeout() {
@@ -370,22 +372,17 @@ public final class Daemon {
         interfaceOrientation = interface
         Log.info("device orientation \(device.name), interface orientation \(interface.name)")
         emitPropertiesChanged(
-            (deviceChanged ? ["DeviceOrientation"] : []) + (interfaceChanged ? ["InterfaceOrientation"] : []))
+            (deviceChanged ? [.deviceOrientation] : []) + (interfaceChanged ? [.interfaceOrientation] : []))
         if device.isUpright && device != lastUprightDevice {
             lastUprightDevice = device
             // Some iio-sensor-proxy clients read only the first entry: the orientation.
-            emitSensorProxyPropertiesChanged(["AccelerometerOrientation"])
+            emitSensorProxyPropertiesChanged([.accelerometerOrientation])
         }
-        guard let bus else { return }
         if deviceChanged {
-            Bus.emitSignal(
-                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, member: "DeviceOrientationChanged",
-                name: device.name, value: device.rawValue)
+            emitOrientationSignal("DeviceOrientationChanged", name: device.name, value: device.rawValue)
         }
         if interfaceChanged {
-            Bus.emitSignal(
-                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, member: "InterfaceOrientationChanged",
-                name: interface.name, value: interface.rawValue)
+            emitOrientationSignal("InterfaceOrientationChanged", name: interface.name, value: interface.rawValue)
         }
     }
 
@@ -394,7 +391,7 @@ public final class Daemon {
         let tilt = SensorProxyCompatibility.tilt(device: deviceOrientation, gravity: estimator.filteredGravity)
         guard tilt != sensorProxyTilt else { return }
         sensorProxyTilt = tilt
-        emitSensorProxyPropertiesChanged(["AccelerometerTilt"])
+        emitSensorProxyPropertiesChanged([.accelerometerTilt])
     }
 
     /// Forgets the estimate and the motion (a new acquisition, a resume): only fresh

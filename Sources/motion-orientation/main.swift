@@ -1,7 +1,7 @@
 // motion-orientation: the command-line client of motion-orientationd.
 import CSystemd
 import Glibc
-import SensorIO
+import OrientationCore
 import SystemdBus
 
 let usage = """

@@ -1,7 +1,7 @@
 // motion-orientationd: the daemon's entry point. Arguments, signals, run.
 import Glibc
 import MotionOrientationDaemon
-import SensorIO  // motionOrientationVersion
+import OrientationCore
 import SystemdBus
 
 // Block the signals the event loop handles before anything can start a thread, so
