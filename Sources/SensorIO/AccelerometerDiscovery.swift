@@ -89,7 +89,10 @@ public enum AccelerometerDiscovery {
         var udevMatrix: String? = nil
         do {
             (devnode, udevMatrix) = try Udev.withDevice(syspath) { device in
-                (udev_device_get_devnode(device).map { String(cString: $0) }, Udev.property(device, "ACCEL_MOUNT_MATRIX"))
+                (
+                    udev_device_get_devnode(device).map { String(cString: $0) },
+                    Udev.property(device, "ACCEL_MOUNT_MATRIX")
+                )
             }
         } catch {
             Log.warning("\(syspath): no device node or udev mount matrix: \(error)")

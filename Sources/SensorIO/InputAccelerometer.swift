@@ -89,7 +89,7 @@ enum InputAccelerometer {
             guard let devnode else { throw SystemError("no device node", path: syspath, errno: ENODEV) }
             let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw SystemError("open", path: devnode, errno: errno) }
-            defer { close(fd) }
+            defer { close(fd) }  // read-only: close(2) has nothing to report
             return try axes(fd: fd, devnode: devnode).enumerated().map { index, axis in
                 let (calibration, problem) = ChannelCalibration.inputAxis(resolution: axis.resolution)
                 if let problem { Log.notice("\(syspath): axis \(AccelerometerDiscovery.axes[index]): \(problem)") }

@@ -18,7 +18,9 @@ final class SensorRate {
                 !original.isEmpty, let text = Sysfs.readIfPresent("\(path)_available", consequence: consequence)
             else { continue }
             guard let available = SamplingFrequency.parseAvailable(text) else {
-                Log.warning("leaving the sampling frequency as it is: \(path)_available: cannot parse '\(text.trimmingWhitespace().prefix(64))'")
+                Log.warning(
+                    "leaving the sampling frequency as it is: \(path)_available: cannot parse '\(text.trimmingWhitespace().prefix(64))'"
+                )
                 continue
             }
             self.setting = DeviceSetting(path: path, original: original, what: "sampling frequency")

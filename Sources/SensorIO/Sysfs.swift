@@ -16,11 +16,11 @@ public enum Sysfs {
         var info = stat()
         if fstat(fd, &info) != 0 {
             let error = errno
-            close(fd)
+            close(fd)  // read-only, and already failing: the fstat error is the one to report
             throw SystemError("fstat", path: path, errno: error)
         }
         guard info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFCHR else {
-            close(fd)
+            close(fd)  // read-only: close(2) has nothing to report
             throw SystemError(
                 "open (not a regular file)", path: path, errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
         }
@@ -90,7 +90,7 @@ final class SysfsChannel {
     }
 
     deinit {
-        close(fd)
+        close(fd)  // read-only: close(2) has nothing to report
         buffer.deallocate()
     }
 

@@ -1,6 +1,6 @@
 import Glibc
-import SensorIO
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// `motion-orientation replay FILE [--rate HZ] [--config PATH]`: runs the estimator over a
