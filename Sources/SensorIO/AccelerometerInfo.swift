@@ -38,14 +38,4 @@ public struct AccelerometerInfo: Sendable {
 
 /// The x, y and z counts of one sample as the device reports them, before scale, offset
 /// and mount matrix (`AccelerometerInfo.reading(_:)`).
-public struct RawSample: Equatable, Sendable {
-    public var x: Int64
-    public var y: Int64
-    public var z: Int64
-
-    public init(_ x: Int64, _ y: Int64, _ z: Int64) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-}
+public typealias RawSample = (x: Int64, y: Int64, z: Int64)

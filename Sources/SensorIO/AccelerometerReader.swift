@@ -56,7 +56,7 @@ final class AccelerometerReader: AccelerometerSource {
             return nil
         }
         guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }
-        return RawSample(x, y, z)
+        return (x, y, z)
     }
 
     private func readChannel(_ index: Int) -> Int64? {

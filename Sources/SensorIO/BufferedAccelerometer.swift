@@ -193,7 +193,7 @@ public final class BufferedAccelerometer {
                 if let newest, let stamp = layout.value(of: "in_timestamp", in: scan) {
                     time = now - Double(newest - stamp) / 1e9
                 }
-                sink(RawSample(x, y, z), time)
+                sink((x, y, z), time)
             }
         }
         pending.removeFirst(scans * layout.scanSize)

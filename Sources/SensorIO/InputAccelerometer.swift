@@ -41,7 +41,7 @@ final class InputAccelerometerReader: AccelerometerSource {
         do {
             let axes = try InputAccelerometer.axes(fd: fd, devnode: devnode)
             problems.resolve(devnode)
-            return RawSample(Int64(axes[0].value), Int64(axes[1].value), Int64(axes[2].value))
+            return (Int64(axes[0].value), Int64(axes[1].value), Int64(axes[2].value))
         } catch {
             problems.report(devnode, "skipping sample: \(error)")
             // Open again at the next reading: the node may have been replaced.
