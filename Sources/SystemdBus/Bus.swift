@@ -190,12 +190,21 @@ public enum Bus {
     }
 
     /// Emits one `PropertiesChanged` naming every property in `properties` (their values
-    /// come from the object's getters).
+    /// come from the object's getters). Inlined, so the caller's concrete property type
+    /// needs no generic code at run time.
+    @inlinable
     public static func emitPropertiesChanged<Property: BusProperty>(
         _ bus: OpaquePointer, path: String, interface: String, _ properties: [Property]
     ) -> Int32 {
-        guard !properties.isEmpty else { return 0 }
-        return withStrv(properties.map(\.rawValue)) { sd_bus_emit_properties_changed_strv(bus, path, interface, $0) }
+        emitPropertiesChanged(bus, path: path, interface: interface, names: properties.map { $0.rawValue })
+    }
+
+    /// Emits one `PropertiesChanged` naming the properties `names`.
+    public static func emitPropertiesChanged(_ bus: OpaquePointer, path: String, interface: String, names: [String])
+        -> Int32
+    {
+        guard !names.isEmpty else { return 0 }
+        return withStrv(names) { sd_bus_emit_properties_changed_strv(bus, path, interface, $0) }
     }
 
     /// Lends `strings` as a NULL-terminated C string array for the duration of `body`.
