@@ -20,10 +20,14 @@ let package = Package(
         .target(name: "SystemdBus", dependencies: ["CSystemd"]),
         // Pure logic: no I/O, no clock, no Foundation.
         .target(name: "OrientationCore"),
-        // The I/O shell: event loop, IIO discovery and reading, bus service.
+        // The sensors as the machine shows them, shared by the daemon and the client's record and
+        // replay: accelerometer discovery through udev, the sysfs, evdev and buffered readers,
+        // and loading the daemon's configuration files.
+        .target(name: "SensorIO", dependencies: ["OrientationCore", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
+        // The daemon: its context (event loop, sampling, energy, thermal) and bus service.
         .target(
             name: "MotionOrientationDaemon",
-            dependencies: ["OrientationCore", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
+            dependencies: ["OrientationCore", "SensorIO", "SystemdBus", "CMotionShim", "CSystemd"]),
         // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
         // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
         // the few libstdc++ functions the Swift runtime calls come from the static archive
@@ -48,12 +52,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: [
-                "OrientationCore", "SystemdBus", "CSystemd",
-                // TODO(merge): only for record/replay (Traces.swift: accelerometer discovery and
-                // readers, configuration loading); the lead replaces it with the sensor module.
-                "MotionOrientationDaemon",
-            ]),
+            dependencies: ["OrientationCore", "SystemdBus", "SensorIO", "CSystemd"]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
         .target(name: "MotionOrientation", dependencies: ["OrientationCore", "SystemdBus", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.

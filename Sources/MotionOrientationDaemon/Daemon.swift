@@ -2,29 +2,23 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
-/// Seconds on the monotonic clock, the time base the estimator is fed with.
-public func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// The daemon: every piece of state, owned by the main thread and driven by one sd-event
-/// loop (sampling and thermal timers, bus, udev monitor, signals, watchdog). The decisions
-/// (orientation, energy, thermal state, sampling plan) are made by `OrientationCore`.
+/// The daemon's context: every piece of state, owned by the main thread and driven by one
+/// sd-event loop (bus, udev monitor, signals, watchdog, and the acquisition's timers), and
+/// the path from a reading to an announcement: estimate, decide, announce. The decisions
+/// (orientation, energy, thermal state, sampling plan) are made by `OrientationCore`; the
+/// sensor is read by an `Acquisition`.
 public final class Daemon {
     /// How long `ReadOrientation()` waits for a fresh decision before answering with what
     /// it has, in microseconds.
     static let readOrientationTimeoutUsec: UInt64 = 1_000_000
-    /// Timer slack we allow sd-event, in microseconds (its default is 250 ms).
-    static let timerAccuracyUsec: UInt64 = 1_000
 
-    let options: DaemonOptions
-    var settings: DaemonSettings
+    private let options: DaemonOptions
+    private(set) var settings: DaemonSettings
     /// The configuration entries in force, so a reload can keep a key whose new value is bad.
-    var acceptedEntries: [ConfigEntry]
+    private var acceptedEntries: [ConfigEntry]
     var event: OpaquePointer?
     var bus: OpaquePointer?
     var objectSlot: OpaquePointer?
@@ -36,45 +30,49 @@ public final class Daemon {
     var signalFilter: OpaquePointer?
     /// Emissions that failed, each logged once until it works again.
     var busProblems = ProblemLog()
-    private var sampleTimer: OpaquePointer?
     /// When the thermal zones were last read (monotonic seconds); nil: read at the next
     /// reading. Zones are read along with a sensor reading, never on a wakeup of their own.
     private var lastThermalRead: Double?
-    var readTimeout: OpaquePointer?
+    /// Answers the waiting `ReadOrientation()` calls when no decision came in time.
+    private(set) lazy var readTimeout = EventTimer(event: event!) { [unowned self] in self.readTimedOut() }
 
-    var reader: (any AccelerometerSource)?
-    /// The buffered interface of the sensor, preferred while it delivers.
-    private var buffered: BufferedAccelerometer?
-    private var bufferDeadline: OpaquePointer?
-    /// How long a freshly enabled buffer may stay silent before we poll instead.
-    static let bufferDeadlineUsec: UInt64 = 1_000_000
+    /// The display accelerometer's acquisition; nil when there is no usable sensor.
+    private(set) var acquisition: Acquisition?
     /// Which sensor was chosen and why (or why none).
-    var sensorChoice = ""
+    private(set) var sensorChoice = ""
     private var sensorMonitor: UdevMonitor?
-    var estimator: OrientationEstimator
-    var interfacePolicy: InterfaceOrientationPolicy
+    private var estimator: OrientationEstimator
+    private var interfacePolicy: InterfaceOrientationPolicy
     var pendingReads: [OpaquePointer] = []
-    var plan: SamplingPlan = .off
+    /// The sampling plan in force (the acquisition's; off without a sensor).
+    var plan: SamplingPlan { acquisition?.plan ?? .off }
     /// When the estimator last saw motion (monotonic seconds).
     private var lastMotion: Double?
 
     // Energy: the sources and what they say.
-    var energy: EnergySources?
+    private var energy: EnergySources?
     /// `SetLowEnergyMode()`'s override of the configured flag, until the next reload.
     var runtimeLowEnergy: LowEnergySetting?
-    var thermal: ThermalMonitor
+    private(set) var thermal: ThermalMonitor
     private var thermalZones = ThermalZones()
-    var lowEnergyReasons: [LowEnergyReason] = []
+    private(set) var lowEnergyReasons: [LowEnergyReason] = []
 
     // What the bus shows.
-    var deviceOrientation: DeviceOrientation = .unknown
-    var interfaceOrientation: InterfaceOrientation = .unknown
+    private(set) var deviceOrientation: DeviceOrientation = .unknown
+    private(set) var interfaceOrientation: InterfaceOrientation = .unknown
     /// The last upright device orientation announced (iio-sensor-proxy knows no face-up).
-    var lastUprightDevice: DeviceOrientation = .unknown
+    private(set) var lastUprightDevice: DeviceOrientation = .unknown
     /// `AccelerometerTilt` of the compatibility interface.
-    var sensorProxyTilt = "undefined"
+    private(set) var sensorProxyTilt = "undefined"
 
-    public init(options: DaemonOptions, configuration: LoadedConfiguration) {
+    /// Reads the configuration (its problems are logged); nil when it cannot be read at all
+    /// (a `--config` file that is missing or unreadable).
+    public convenience init?(options: DaemonOptions) {
+        guard let configuration = loadConfiguration(options.config) else { return nil }
+        self.init(options: options, configuration: configuration)
+    }
+
+    private init(options: DaemonOptions, configuration: LoadedConfiguration) {
         self.options = options
         self.settings = configuration.settings
         self.acceptedEntries = configuration.acceptedEntries
@@ -87,10 +85,7 @@ public final class Daemon {
         for call in pendingReads { sd_bus_message_unref(call) }
         energy = nil
         sensorMonitor = nil
-        buffered = nil
-        sd_event_source_disable_unref(bufferDeadline)
-        sd_event_source_disable_unref(sampleTimer)
-        sd_event_source_disable_unref(readTimeout)
+        acquisition = nil
         sd_bus_slot_unref(claimWatch)
         sd_bus_slot_unref(signalFilter)
         sensorProxySlots.forEach { sd_bus_slot_unref($0) }
@@ -123,7 +118,14 @@ public final class Daemon {
                 }
                 self.sensorDeviceChanged(action: action, syspath: syspath)
             }
-            energy = try EnergySources(daemon: self)
+            energy = try EnergySources(
+                bus: bus!, event: event!, batteryLowPercent: settings.batteryLowPercent,
+                onEnergyChange: { [unowned self] in self.updateEnergy() },
+                onPauseChange: { [unowned self] resumed in
+                    // Nothing decided before the sleep may be announced as fresh.
+                    if resumed { self.resetEstimate() }
+                    self.updateSampling()
+                })
             updateEnergy()
             try requestName()
             updateSensorProxyCompatibility()
@@ -131,12 +133,13 @@ public final class Daemon {
             Log.error("\(error)")
             return 1
         }
+        // Outside a unit there is no one to tell; Type=dbus units are ready once the name is
+        // taken, so a failed notification changes nothing.
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
         Log.info("serving \(MotionOrientationBus.name) on the system bus")
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
-        buffered?.stop()
-        reader?.restoreSamplingFrequency()
+        acquisition?.release()
         if r < 0 {
             Log.error("event loop failed: \(SystemError("sd_event_loop", errno: r))")
             return 1
@@ -173,30 +176,29 @@ public final class Daemon {
     /// takes it: a new or changed sensor starts a fresh acquisition for the existing
     /// claims; no sensor makes `HasAccelerometer` false and the orientations unknown, while
     /// the claims stay.
-    func takeAccelerometer(_ choice: AccelerometerChoice) {
-        let previous = reader?.info.syspath
+    private func takeAccelerometer(_ choice: AccelerometerChoice) {
+        let previous = acquisition?.info.syspath
+        let wasSampling = plan != .off
         if choice.reason != sensorChoice { Log.info("accelerometer: \(choice.reason)") }
         sensorChoice = choice.reason
-        buffered = nil
+        // The old acquisition lets go of the device (and gives its rate back) first, so the
+        // new one finds the device's own settings.
+        acquisition = nil
         if let info = choice.info {
-            if info.subsystem == .iio && (settings.preferBuffer || !info.hasRawChannels) {
-                buffered = BufferedAccelerometer(info: info, devnode: info.devnode)
-            }
             do {
-                reader = try AccelerometerDiscovery.reader(for: info)
+                acquisition = try Acquisition(
+                    info: info, preferBuffer: settings.preferBuffer, event: event!,
+                    sink: { [unowned self] reading, time in self.take(reading, at: time) })
                 estimator.facesAvailable = info.mountMatrix.tellsFaceUpFromFaceDown
                 Log.info(
                     "using accelerometer \(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"
                 )
             } catch {
                 Log.error("cannot use accelerometer: \(error)")
-                reader = nil
             }
-        } else {
-            reader = nil
         }
         guard bus != nil else { return }  // at start-up, before the bus: nothing to announce
-        let current = reader?.info.syspath
+        let current = acquisition?.info.syspath
         if current != previous || current != nil {
             // A new sensor, or new calibration or mount matrix: decide from fresh readings.
             estimator.reset()
@@ -210,12 +212,7 @@ public final class Daemon {
             Log.notice("no accelerometer; serving with HasAccelerometer=false and keeping the claims")
             announce(device: .unknown, interface: .unknown)
         }
-        // Restart the acquisition if sampling was running (or stop it: no sensor).
-        let wasSampling = plan != .off
-        if wasSampling {
-            suspendSampling()
-            plan = .off
-        }
+        // A new acquisition starts for the claims if sampling was running (or none: no sensor).
         updateSampling()
         if wasSampling && plan == .off { emitPropertiesChanged([.active, .sampleIntervalMsec]) }
     }
@@ -223,7 +220,7 @@ public final class Daemon {
     /// A udev event for an IIO device or an input accelerometer: re-choose (an added, removed
     /// or changed sensor).
     private func sensorDeviceChanged(action: String, syspath: String) {
-        let current = reader?.info.syspath
+        let current = acquisition?.info.syspath
         Log.debug("udev: \(action) \(syspath)")
         // A change of another device than ours means nothing, unless we have none.
         if action == "change" && current != nil && syspath != current { return }
@@ -234,9 +231,9 @@ public final class Daemon {
 
     /// SIGHUP: re-reads the configuration. Claims, the orientation and the sensor stay;
     /// `SetLowEnergyMode()`'s override ends; a key whose new value is bad keeps the old one.
-    func reload() {
+    private func reload() {
         Log.info("reloading the configuration")
-        guard let loaded = loadConfiguration(options, keeping: acceptedEntries) else {
+        guard let loaded = loadConfiguration(options.config, keeping: acceptedEntries) else {
             Log.warning("keeping the previous configuration")
             return
         }
@@ -258,7 +255,7 @@ public final class Daemon {
         }
         updateSensorProxyCompatibility()
         emitPropertiesChanged([.lowEnergyModeSetting])
-        energy?.refreshBatteries()
+        energy?.batteryLowPercent = settings.batteryLowPercent
         updateEnergy()
     }
 
@@ -301,34 +298,28 @@ public final class Daemon {
     }
 
     /// Applies the sampling policy to claims, waiting reads, sensor, motion, energy and
-    /// suspend; starts, re-times or stops the timers and announces the change.
+    /// suspend; has the acquisition start, re-time or stop, and announces the change.
     func updateSampling() {
         let now = monotonicSeconds()
         let inputs = SamplingInputs(
             claims: claimants.count, pendingReads: pendingReads.count,
-            hasAccelerometer: reader != nil, moving: estimator.isSettling,
+            hasAccelerometer: acquisition != nil, moving: estimator.isSettling,
             secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: !lowEnergyReasons.isEmpty,
             thermalState: thermal.state, paused: isPaused)
         let next = settings.sampling.plan(inputs)
-        guard next != plan else { return }
         let previous = plan
-        plan = next
+        guard next != previous, let acquisition else { return }
+        if previous == .off {
+            // A new acquisition: decide from fresh readings only.
+            resetEstimate()
+            lastThermalRead = nil
+        }
+        acquisition.apply(next)
         switch next {
         case .off:
-            suspendSampling()
             Log.debug("sampling stopped")
             if isPaused { answerPendingReads() }
         case .every(let interval):
-            reader?.setSamplingInterval(msec: interval)
-            if previous == .off {
-                // A new acquisition: decide from fresh readings only.
-                estimator.reset()
-                lastMotion = nil
-                lastThermalRead = nil
-                if !startBuffer() { armSampleTimer(afterUsec: 0) }
-            } else if interval < previous.intervalMsec && !(buffered?.isRunning ?? false) {
-                armSampleTimer(afterUsec: UInt64(interval) * 1000)
-            }
             Log.debug("sampling every \(interval) ms")
         }
         if !pendingReads.isEmpty { armReadTimeout() }
@@ -336,100 +327,22 @@ public final class Daemon {
             (previous == .off) != (next == .off) ? [.active, .sampleIntervalMsec] : [.sampleIntervalMsec])
     }
 
-    /// Stops the timers and the buffer without touching the plan (the caller re-plans).
-    private func suspendSampling() {
-        sd_event_source_set_enabled(sampleTimer, Int32(SD_EVENT_OFF))
-        sd_event_source_set_enabled(bufferDeadline, Int32(SD_EVENT_OFF))
-        buffered?.stop()
-        reader?.stopSampling()
-    }
-
-    /// Starts reading the buffered interface, if the sensor has a usable one; a buffer that
-    /// delivers nothing before the deadline, or fails later, falls back to polling.
-    private func startBuffer() -> Bool {
-        guard let buffered, let event else { return false }
-        do {
-            try buffered.start(
-                event: event, sink: { [unowned self] reading, time in self.take(reading, at: time) },
-                onFailure: { [unowned self] why in self.pollInstead(why) })
-        } catch {
-            pollInstead("cannot use the buffer: \(error)")
-            return false
-        }
-        Log.info("reading \(buffered.devnode) (buffered)")
-        armTimer(&bufferDeadline, afterUsec: Daemon.bufferDeadlineUsec) { daemon in
-            if let buffered = daemon.buffered, buffered.isRunning, !buffered.delivered {
-                daemon.pollInstead("\(buffered.devnode) delivered nothing within a second")
-            }
-        }
-        return true
-    }
-
-    /// Gives up on the buffered interface (until the sensor changes) and polls. A device
-    /// without raw channels cannot be polled: its buffer is kept (tried again at the next
-    /// acquisition if it failed).
-    private func pollInstead(_ why: String) {
-        if let reader, reader.info.subsystem == .iio, !reader.info.hasRawChannels {
-            Log.warning("\(why); \(reader.info.syspath) has no raw channels to poll, only its buffer")
-            return
-        }
-        Log.warning("\(why); polling the channels instead")
-        buffered?.stop()
-        buffered = nil
-        if plan != .off { armSampleTimer(afterUsec: 0) }
-    }
-
-    private func armSampleTimer(afterUsec usec: UInt64) {
-        armTimer(&sampleTimer, afterUsec: usec) { $0.sample() }
-    }
-
     private func armReadTimeout() {
-        if let readTimeout, sd_event_source_get_enabled(readTimeout, nil) > 0 { return }
-        armTimer(&readTimeout, afterUsec: Daemon.readOrientationTimeoutUsec) { daemon in
-            Log.debug("ReadOrientation timed out before a decision; answering with the last known orientation")
-            daemon.answerPendingReads()
-            daemon.updateSampling()
+        guard !readTimeout.isArmed else { return }
+        do {
+            try readTimeout.arm(afterUsec: Daemon.readOrientationTimeoutUsec)
+        } catch {
+            Log.error("cannot arm a timer: \(error)")
         }
     }
 
-    /// Arms a one-shot monotonic timer, making it on first use. The action is fixed when
-    /// the timer is made.
-    private func armTimer(_ timer: inout OpaquePointer?, afterUsec usec: UInt64, _ action: @escaping (Daemon) -> Void) {
-        if let timer {
-            sd_event_source_set_time_relative(timer, usec)
-            sd_event_source_set_enabled(timer, Int32(SD_EVENT_ONESHOT))
-            return
-        }
-        let box = Unmanaged.passRetained(TimerAction(daemon: self, action))
-        let r = sd_event_add_time_relative(
-            event, &timer, CLOCK_MONOTONIC, usec, Daemon.timerAccuracyUsec,
-            { _, _, context in
-                let box = Unmanaged<TimerAction>.fromOpaque(context!).takeUnretainedValue()
-                if let daemon = box.daemon { box.action(daemon) }
-                return 0
-            }, box.toOpaque())
-        if r < 0 {
-            box.release()
-            Log.error("cannot arm a timer: \(SystemError("sd_event_add_time_relative", errno: r))")
-            return
-        }
-        sd_event_source_set_destroy_callback(timer) { context in
-            Unmanaged<TimerAction>.fromOpaque(context!).release()
-        }
+    private func readTimedOut() {
+        Log.debug("ReadOrientation timed out before a decision; answering with the last known orientation")
+        answerPendingReads()
+        updateSampling()
     }
 
-    /// One tick of the sampling timer: read, then take the reading and re-arm.
-    private func sample() {
-        guard let reader else { return }
-        let now = monotonicSeconds()
-        if let reading = reader.read() { take(reading, at: now) }
-        if case .every(let interval) = plan, !(buffered?.isRunning ?? false) {
-            armSampleTimer(afterUsec: UInt64(interval) * 1000)
-        }
-    }
-
-    /// One reading, polled or from the buffer: estimate, announce, answer waiting reads,
-    /// re-plan.
+    /// One reading from the acquisition: estimate, announce, answer waiting reads, re-plan.
     private func take(_ reading: Vector3, at time: Double) {
         let interval = Double(settings.sampling.thermalIntervalMsec) / 1000
         if lastThermalRead.map({ time - $0 >= interval }) ?? true {
@@ -484,19 +397,10 @@ public final class Daemon {
         emitSensorProxyPropertiesChanged([.accelerometerTilt])
     }
 
-    /// After suspend: nothing decided before the sleep may be announced as fresh.
-    func resumed() {
+    /// Forgets the estimate and the motion (a new acquisition, a resume): only fresh
+    /// readings decide.
+    private func resetEstimate() {
         estimator.reset()
         lastMotion = nil
-    }
-}
-
-/// A timer's action, carried through sd-event's userdata.
-private final class TimerAction {
-    weak var daemon: Daemon?
-    let action: (Daemon) -> Void
-    init(daemon: Daemon, _ action: @escaping (Daemon) -> Void) {
-        self.daemon = daemon
-        self.action = action
     }
 }

@@ -2,6 +2,7 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// The daemon's object on the bus: properties, methods, claims.
@@ -170,8 +171,8 @@ extension Daemon {
         switch property {
         case .deviceOrientation: return Bus.append(reply, string: deviceOrientation.name)
         case .interfaceOrientation: return Bus.append(reply, string: interfaceOrientation.name)
-        case .hasAccelerometer: return Bus.append(reply, bool: reader != nil)
-        case .sensor: return Bus.append(reply, string: reader?.info.syspath ?? "")
+        case .hasAccelerometer: return Bus.append(reply, bool: acquisition != nil)
+        case .sensor: return Bus.append(reply, string: acquisition?.info.syspath ?? "")
         case .sensorChoice: return Bus.append(reply, string: sensorChoice)
         case .active: return Bus.append(reply, bool: plan != .off)
         case .lowEnergyMode: return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
@@ -187,7 +188,7 @@ extension Daemon {
     /// proximity sensor.
     private func appendSensorProxyProperty(_ property: SensorProxyProperty, to reply: OpaquePointer) -> Int32 {
         switch property {
-        case .hasAccelerometer: return Bus.append(reply, bool: reader != nil)
+        case .hasAccelerometer: return Bus.append(reply, bool: acquisition != nil)
         case .accelerometerOrientation:
             return Bus.append(reply, string: SensorProxyCompatibility.orientation(lastUprightDevice))
         case .accelerometerTilt: return Bus.append(reply, string: sensorProxyTilt)
@@ -222,7 +223,7 @@ extension Daemon {
             updateSampling()
             return Bus.reply(to: call)
         case "ReadOrientation":
-            if reader == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
+            if acquisition == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
                 return replyOrientation(to: call)
             }
             pendingReads.append(sd_bus_message_ref(call))
@@ -309,6 +310,6 @@ extension Daemon {
             if r < 0 { Log.warning("answering ReadOrientation: \(SystemError("sd_bus_send", errno: r))") }
             sd_bus_message_unref(call)
         }
-        sd_event_source_set_enabled(readTimeout, Int32(SD_EVENT_OFF))
+        readTimeout.disarm()
     }
 }

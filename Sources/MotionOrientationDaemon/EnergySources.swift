@@ -1,13 +1,13 @@
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// What the rest of the system says about energy: power-profiles-daemon's profile, the
 /// batteries, logind's suspend and lid, UPower's lid. All followed through signals and
-/// udev events, none polled.
+/// udev events, none polled. What changes is reported through the two callbacks.
 final class EnergySources {
-    private unowned let daemon: Daemon
     private var powerProfiles: [RemoteProperty] = []
     private var logindLid: RemoteProperty?
     private var upowerLid: RemoteProperty?
@@ -27,18 +27,30 @@ final class EnergySources {
         return upowerLid?.value == .boolean(true)
     }
 
-    init(daemon: Daemon) throws(SystemError) {
-        self.daemon = daemon
-        guard let bus = daemon.bus, let event = daemon.event else {
-            throw SystemError("watching energy sources", errno: ENOTCONN)
-        }
+    /// The battery percentage at or below which a discharging battery is low; setting it
+    /// re-reads the batteries (a reload may change it).
+    var batteryLowPercent: Int {
+        didSet { refreshBatteries() }
+    }
+    /// The power profile or the batteries changed what `powerSaver` or `batteryLow` say.
+    private let onEnergyChange: () -> Void
+    /// Suspend or the lid changed; `resumed`: the system has just woken up.
+    private let onPauseChange: (_ resumed: Bool) -> Void
+
+    init(
+        bus: OpaquePointer, event: OpaquePointer, batteryLowPercent: Int,
+        onEnergyChange: @escaping () -> Void, onPauseChange: @escaping (_ resumed: Bool) -> Void
+    ) throws(SystemError) {
+        self.batteryLowPercent = batteryLowPercent
+        self.onEnergyChange = onEnergyChange
+        self.onPauseChange = onPauseChange
         for (service, path) in [
             ("org.freedesktop.UPower.PowerProfiles", "/org/freedesktop/UPower/PowerProfiles"),
             ("net.hadess.PowerProfiles", "/net/hadess/PowerProfiles"),
         ] {
             let profile = try RemoteProperty(
                 bus: bus, service: service, path: path, interface: service, property: "ActiveProfile", kind: .string)
-            profile.onChange = { [unowned daemon] in daemon.updateEnergy() }
+            profile.onChange = onEnergyChange
             powerProfiles.append(profile)
         }
         logindLid = try RemoteProperty(
@@ -54,21 +66,24 @@ final class EnergySources {
             bus, sender: "org.freedesktop.login1", path: "/org/freedesktop/login1",
             interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep"
         ) { [unowned self] message in
-            guard let sleeping = try? Bus.readBool(message) else { return }
-            self.sleepChanged(sleeping)
+            do {
+                self.sleepChanged(try Bus.readBool(message))
+            } catch {
+                Log.warning("ignoring a PrepareForSleep signal without its boolean: \(error)")
+            }
         }
         udevMonitor = try UdevMonitor(event: event, subsystems: ["power_supply"]) { [unowned self] _, _, _, _ in
             self.refreshBatteries()
-            self.daemon.updateEnergy()
+            self.onEnergyChange()
         }
         refreshBatteries()
     }
 
     deinit { sd_bus_slot_unref(sleepSlot) }
 
-    /// Re-reads the batteries (on a udev event, and after a reload changed the threshold).
-    func refreshBatteries() {
-        let low = BatteryPolicy.isLow(powerSupplies.batteries(), thresholdPercent: daemon.settings.batteryLowPercent)
+    /// Re-reads the batteries (on a udev event, and when the threshold is set).
+    private func refreshBatteries() {
+        let low = BatteryPolicy.isLow(powerSupplies.batteries(), thresholdPercent: batteryLowPercent)
         if low != batteryLow { Log.info(low ? "battery low" : "battery no longer low") }
         batteryLow = low
     }
@@ -77,12 +92,11 @@ final class EnergySources {
         guard sleeping != suspended else { return }
         suspended = sleeping
         Log.info(sleeping ? "system going to sleep: pausing" : "system resumed")
-        if !sleeping { daemon.resumed() }
-        daemon.updateSampling()
+        onPauseChange(!sleeping)
     }
 
     private func lidChanged() {
         Log.info(lidClosed ? "lid closed" : "lid open")
-        daemon.updateSampling()
+        onPauseChange(false)
     }
 }

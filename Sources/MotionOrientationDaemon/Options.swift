@@ -1,9 +1,9 @@
+import SensorIO
+
 /// The daemon's command line.
 public struct DaemonOptions: Equatable, Sendable {
-    /// The main configuration file; `--config` replaces it.
-    public var configPath = "/etc/motion-orientationd.conf"
-    /// Whether `--config` was given (then a missing file is an error, not a default).
-    public var configPathGiven = false
+    /// The configuration files; `--config` replaces the main one.
+    public var config = ConfigLocation()
     public var verbose = false
 
     public init() {}
@@ -38,14 +38,12 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--verbose", "-v": options.verbose = true
             case "--config":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw UsageError("--config needs a path") }
-                options.configPath = path
-                options.configPathGiven = true
+                options.config = ConfigLocation(mainFile: path, named: true)
             default:
                 if argument.hasPrefix("--config=") {
                     let path = String(argument.dropFirst("--config=".count))
                     guard !path.isEmpty else { throw UsageError("--config needs a path") }
-                    options.configPath = path
-                    options.configPathGiven = true
+                    options.config = ConfigLocation(mainFile: path, named: true)
                 } else {
                     throw UsageError("unknown argument '\(argument)'")
                 }

@@ -1,6 +1,6 @@
 import Glibc
-import MotionOrientationDaemon
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// `motion-orientation replay FILE [--rate HZ] [--config PATH]`: runs the estimator over a
@@ -8,7 +8,7 @@ import SystemdBus
 func replay(_ arguments: [String]) throws(ClientError) {
     var file: String? = nil
     var rate: Double? = nil
-    var options = DaemonOptions()
+    var config = ConfigLocation()
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
@@ -19,8 +19,7 @@ func replay(_ arguments: [String]) throws(ClientError) {
             rate = value
         case "--config":
             guard let path = rest.popFirst() else { usageFailure("--config needs a path") }
-            options.configPath = path
-            options.configPathGiven = true
+            config = ConfigLocation(mainFile: path, named: true)
         default:
             guard file == nil, !argument.hasPrefix("-") else {
                 usageFailure("unexpected argument '\(argument)' for replay")
@@ -42,7 +41,7 @@ func replay(_ arguments: [String]) throws(ClientError) {
         throw ClientError("\(file): \(error)")
     }
     if let rate { samples = Trace.resample(samples, rate: rate) }
-    guard let settings = loadSettings(options) else { throw ClientError("cannot read the configuration") }
+    guard let settings = loadSettings(config) else { throw ClientError("cannot read the configuration") }
     let changes = Trace.replay(
         samples, settings: settings.estimator, allowed: settings.allowedInterfaceOrientations)
     writeAll(STDOUT_FILENO, changes.map { "\($0.time),\($0.device.name),\($0.interface.name)\n" }.joined())
@@ -75,7 +74,7 @@ func record(_ arguments: [String]) throws(ClientError) {
             usageFailure("unexpected argument '\(argument)' for record")
         }
     }
-    let settings = loadSettings(DaemonOptions()) ?? DaemonSettings()
+    let settings = loadSettings(ConfigLocation()) ?? DaemonSettings()
     let choice = AccelerometerDiscovery.choose(settings)
     guard let info = choice.info else {
         throw ClientError("no accelerometer found: \(choice.reason)")
@@ -94,7 +93,8 @@ func record(_ arguments: [String]) throws(ClientError) {
     while step * period <= seconds {
         sleepUntil(start + step * period)
         step += 1
-        if let reading = reader.read() {
+        if let sample = reader.read() {
+            let reading = info.reading(sample)
             // Microseconds are plenty, and keep the file readable.
             let time = Double(Int64((monotonicSeconds() - start) * 1e6)) / 1e6
             samples.append(TraceSample(time: time, reading: reading))

@@ -26,7 +26,6 @@ case .version:
     print("motion-orientationd \(motionOrientationVersion)")
 case .run(let options):
     if options.verbose { Log.threshold = .debug }
-    guard let configuration = loadConfiguration(options) else { exit(1) }
-    let daemon = Daemon(options: options, configuration: configuration)
+    guard let daemon = Daemon(options: options) else { exit(1) }
     exit(daemon.run())
 }

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from rig import Rig, wait_until
+from test_faults import Faults, fault_injector  # noqa: F401  (the injector's fixture)
 
 G_RAW = 1000  # raw counts per g (scale 0.00980665)
 
@@ -44,7 +45,7 @@ LAYOUTS = {
 }
 
 
-def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True):
+def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True, start=True):
     rig = Rig(accelerometer=False, start_daemon=False, config_text=config_text)
     attributes = {"buffer/enable": "0", "buffer/length": "128", "trigger/current_trigger": ""}
     for index, axis in enumerate("xyz"):
@@ -68,7 +69,8 @@ def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True):
     if not raw_channels:
         for axis in "xyz":
             rig.accel.file_path(axis).unlink()
-    rig.daemon.start()
+    if start:
+        rig.daemon.start()
     return rig
 
 
@@ -80,6 +82,15 @@ def feed(rig, layout, vectors, spacing=0.02):
     data = b"".join(layout.scan(x, y, z, now - int((count - 1 - i) * spacing * 1e9))
                     for i, (x, y, z) in enumerate(vectors))
     os.write(rig.fifo, data)
+
+
+def feed_until(rig, layout, raw, device, timeout=5.0):
+    """Feeds scans of one raw vector until the daemon decides `device`."""
+    deadline = time.monotonic() + timeout
+    while rig.get_property("DeviceOrientation") != device:
+        assert time.monotonic() < deadline, "no %s from the buffer" % device
+        feed(rig, layout, [raw] * 3)
+        time.sleep(0.06)
 
 
 def attribute(rig, name):
@@ -167,6 +178,35 @@ def test_buffer_disabled_on_exit(make_rig):
         code, _ = rig.daemon.stop()
         assert code == 0
         assert attribute(rig, "buffer/enable") == "0"
+    finally:
+        rig.close()
+
+
+def test_buffer_that_cannot_be_switched_off_is_reported(make_rig, fault_injector):
+    """When sampling stops and the buffer refuses to be disabled, the daemon says so once,
+    with the path and errno, and keeps serving; the next claim starts it again."""
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout, start=False)
+    try:
+        faults = Faults(rig, fault_injector)
+        rig.daemon.start()
+        client = rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        feed_until(rig, layout, (0, -G_RAW, 0), "portrait")
+        faults.inject("buffer/enable open EIO")
+        client.close()
+        rig.wait_for_property("Active", False, 5.0)
+        path = rig.accel.syspath + "/buffer/enable"
+        wait_until(lambda: any(path in l for l in rig.daemon.log_lines()), 5.0,
+                   what="a complaint naming %s" % path)
+        logged = [l for l in rig.daemon.log_lines() if path in l]
+        assert len(logged) == 1 and logged[0].startswith("<4>") and "Input/output error" in logged[0], logged
+        assert attribute(rig, "buffer/enable") == "1"  # what the refusal left behind
+        faults.clear()
+        client = rig.bus_client(start=True)
+        feed_until(rig, layout, (G_RAW, 0, 0), "landscape-right")
+        client.close()
+        wait_until(lambda: attribute(rig, "buffer/enable") == "0", 5.0, what="buffer disabled")
     finally:
         rig.close()
 

@@ -176,6 +176,40 @@ def test_slow_channel_read_stalls_then_recovers(make_rig, fault_injector):
     assert rig.get_property("Active") is True
 
 
+@pytest.mark.parametrize("error", ["EACCES", "EIO"])
+def test_refused_scale_is_reported_not_taken_for_missing(make_rig, fault_injector, error):
+    """A scale attribute that exists and cannot be read (EACCES for a service user, EIO)
+    is named with its errno, not passed over as if the file were missing; the sensor is
+    served with the scale it falls back to (the generic `scale`)."""
+    rig = make_rig(start_daemon=False, accelerometer=False)
+    rig.add_accelerometer(extra_attributes={"scale": "0.00980665"})
+    faults = Faults(rig, fault_injector)
+    faults.inject("in_accel_scale open %s" % error)
+    rig.daemon.start()
+    assert rig.read_orientation(timeout=5)[0] == "portrait"
+    assert faults.hits(), "the scale was never read"
+    logged = complaints(rig, "in_accel_scale")
+    assert len(logged) == 1, rig.daemon.log()
+    assert os.strerror(getattr(__import__("errno"), error)) in logged[0], logged[0]
+
+
+def test_unreadable_sampling_frequency_is_reported(make_rig, fault_injector):
+    """A rate that cannot be read leaves the device's rate alone, and says so (with the
+    path and errno) instead of silently turning rate control off; sampling goes on."""
+    rig = make_rig(start_daemon=False, accelerometer=False)
+    accel = rig.add_accelerometer(extra_attributes={
+        "sampling_frequency": "100", "sampling_frequency_available": "1 10 25 50 100"})
+    faults = Faults(rig, fault_injector)
+    faults.inject("/sampling_frequency open EIO")
+    rig.daemon.start()
+    claimer = claim(rig)
+    logged = complaints(rig, accel.syspath + "/sampling_frequency")
+    assert len(logged) == 1 and "Input/output error" in logged[0], rig.daemon.log()
+    assert (accel.directory / "sampling_frequency").read_text().strip() == "100"
+    claimer.stop()
+    rig.wait_for_property("Active", False, CHANGE)
+
+
 def test_channel_replaced_by_a_directory(rig):
     """EISDIR on every read after the device was looked at again: complained about once,
     served meanwhile, and back to normal with a file again."""

@@ -43,35 +43,3 @@ final class DeviceSetting {
         set(original)
     }
 }
-
-/// The device's own sampling frequency, set to the lowest rate that serves the sampling
-/// plan and restored when we let go of the device.
-final class SensorRate {
-    private let setting: DeviceSetting
-    private let available: SamplingFrequency.AvailableRates
-
-    /// Nil when the device offers no rates to choose from.
-    init?(syspath: String) {
-        for prefix in ["", "in_accel_"] {
-            let path = "\(syspath)/\(prefix)sampling_frequency"
-            guard let original = try? String(Sysfs.read(path).trimmingASCIIWhitespace()), !original.isEmpty,
-                let text = try? Sysfs.read("\(path)_available"),
-                let available = SamplingFrequency.parseAvailable(text)
-            else { continue }
-            self.setting = DeviceSetting(path: path, original: original, what: "sampling frequency")
-            self.available = available
-            return
-        }
-        return nil
-    }
-
-    /// Sets the rate for sampling every `intervalMsec`.
-    func apply(intervalMsec: UInt32) {
-        setting.set(SamplingFrequency.format(SamplingFrequency.choose(available, intervalMsec: intervalMsec)))
-    }
-
-    /// Puts back the rate the device had when we took it.
-    func restore() {
-        setting.restore()
-    }
-}

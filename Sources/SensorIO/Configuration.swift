@@ -2,14 +2,26 @@ import Glibc
 import OrientationCore
 import SystemdBus
 
-/// Where the configuration lives (DESIGN.md section 5).
-public enum ConfigLocation {
-    public static let mainFile = "/etc/motion-orientationd.conf"
+/// Where the configuration lives (DESIGN.md section 5): the main file, which `--config`
+/// replaces, and the drop-ins, which always apply.
+public struct ConfigLocation: Equatable, Sendable {
+    public static let defaultMainFile = "/etc/motion-orientationd.conf"
     public static let dropInDirectory = "/etc/motion-orientationd.conf.d"
+
+    /// The main configuration file.
+    public var mainFile: String
+    /// Whether the main file was named (`--config`): then a missing file is an error, not
+    /// the defaults.
+    public var mainFileNamed: Bool
+
+    public init(mainFile: String = ConfigLocation.defaultMainFile, named: Bool = false) {
+        self.mainFile = mainFile
+        self.mainFileNamed = named
+    }
 }
 
 /// Settings with the configuration entries they were made from.
-public struct LoadedConfiguration {
+public struct LoadedConfiguration: Sendable {
     public var settings: DaemonSettings
     /// The entries accepted, so that a reload can keep a key whose new value is bad.
     public var acceptedEntries: [ConfigEntry]
@@ -20,14 +32,14 @@ public struct LoadedConfiguration {
 /// holds the entries in force, and a key whose new value is bad keeps its old one.
 /// Returns nil when the main file cannot be read although it was named with `--config`, or
 /// exists and cannot be read during a reload (the caller then keeps what it has).
-public func loadConfiguration(_ options: DaemonOptions, keeping previous: [ConfigEntry]? = nil)
+public func loadConfiguration(_ location: ConfigLocation, keeping previous: [ConfigEntry]? = nil)
     -> LoadedConfiguration?
 {
     var sources: [(file: String, text: String)] = []
     do {
-        sources.append((options.configPath, try Sysfs.read(options.configPath)))
+        sources.append((location.mainFile, try Sysfs.read(location.mainFile)))
     } catch {
-        if options.configPathGiven || (previous != nil && error.errno != ENOENT) {
+        if location.mainFileNamed || (previous != nil && error.errno != ENOENT) {
             Log.error("cannot read the configuration: \(error)")
             return nil
         }
@@ -52,8 +64,8 @@ public func loadConfiguration(_ options: DaemonOptions, keeping previous: [Confi
 }
 
 /// The settings alone, for tools that replay with the daemon's configuration.
-public func loadSettings(_ options: DaemonOptions) -> DaemonSettings? {
-    loadConfiguration(options)?.settings
+public func loadSettings(_ location: ConfigLocation) -> DaemonSettings? {
+    loadConfiguration(location)?.settings
 }
 
 /// The `*.conf` files of a drop-in directory in lexical (byte) order; none when the

@@ -1,40 +1,6 @@
 import OrientationCore
+import SensorIO
 import SystemdBus
-
-/// The system's batteries, read from `/sys/class/power_supply` when udev reports a change.
-/// Peripheral batteries (a mouse's, `scope` = `Device`) do not count.
-struct PowerSupplies {
-    private var problems = ProblemLog()
-
-    init() {}
-
-    mutating func batteries() -> [BatteryReading] {
-        var readings: [BatteryReading] = []
-        for syspath in Udev.devices(subsystem: "power_supply") {
-            guard (try? Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace()) == "Battery",
-                (try? Sysfs.read("\(syspath)/scope").trimmingASCIIWhitespace()) != "Device"
-            else { continue }
-            do {
-                let status = try String(Sysfs.read("\(syspath)/status").trimmingASCIIWhitespace())
-                var capacity: Int? = nil
-                let capacityPath = "\(syspath)/capacity"
-                if Sysfs.isReadable(capacityPath) {
-                    let text = try Sysfs.read(capacityPath)
-                    do {
-                        capacity = Int(try SysfsNumber.parseInteger(text))
-                    } catch {
-                        problems.report(capacityPath, "\(capacityPath): ignoring battery capacity: \(error)")
-                    }
-                }
-                problems.resolve(syspath)
-                readings.append(BatteryReading(status: status, capacity: capacity))
-            } catch {
-                problems.report(syspath, "skipping battery: \(error)")
-            }
-        }
-        return readings
-    }
-}
 
 /// The thermal zones of `/sys/class/thermal`, read on demand (only while sampling).
 /// An unreadable zone is skipped with one message.
@@ -48,7 +14,15 @@ struct ThermalZones {
     /// Readings keyed by zone name (`thermal_zone0`).
     mutating func read() -> [String: ThermalZoneReading] {
         var readings: [String: ThermalZoneReading] = [:]
-        for syspath in Udev.devices(subsystem: "thermal", sysname: "thermal_zone*") {
+        let zones: [String]
+        do {
+            zones = try Udev.devices(subsystem: "thermal", sysname: "thermal_zone*")
+            problems.resolve("thermal")
+        } catch {
+            problems.report("thermal", "cannot list the thermal zones: \(error)")
+            return [:]
+        }
+        for syspath in zones {
             let zone = String(syspath.split(separator: "/").last ?? "")
             do {
                 let type = try String(Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace())

@@ -16,11 +16,11 @@ public enum Sysfs {
         var info = stat()
         if fstat(fd, &info) != 0 {
             let error = errno
-            close(fd)
+            close(fd)  // read-only, and already failing: the fstat error is the one to report
             throw SystemError("fstat", path: path, errno: error)
         }
         guard info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFCHR else {
-            close(fd)
+            close(fd)  // read-only: close(2) has nothing to report
             throw SystemError(
                 "open (not a regular file)", path: path, errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
         }
@@ -31,7 +31,7 @@ public enum Sysfs {
     /// larger than `readLimit` is refused, never cut short.
     public static func read(_ path: String) throws(SystemError) -> String {
         let fd = try openRegularFile(path)
-        defer { close(fd) }
+        defer { close(fd) }  // read-only: close(2) has nothing to report
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -47,10 +47,23 @@ public enum Sysfs {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The text of an optional attribute: nil when it does not exist (ENOENT); any other
+    /// failure is logged (a warning with errno and path, after `consequence`: "ignoring") and
+    /// also gives nil, so a refused file never passes for a missing one silently.
+    public static func readIfPresent(_ path: String, consequence: String) -> String? {
+        do {
+            return try read(path)
+        } catch {
+            if error.errno != ENOENT { Log.warning("\(consequence) \(error)") }
+            return nil
+        }
+    }
+
     /// Writes an attribute (one `write(2)`, as sysfs expects).
     public static func write(_ path: String, _ value: String) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open for writing", path: path, errno: errno) }
+        // sysfs takes the value at write(2); close(2) reports nothing about it.
         defer { close(fd) }
         let text = value + "\n"
         let count = text.utf8.count
@@ -64,12 +77,12 @@ public enum Sysfs {
 
 /// An attribute file kept open and re-read with `pread` at offset 0, so each sample
 /// costs one system call and no allocation.
-public final class SysfsChannel {
-    public let path: String
+final class SysfsChannel {
+    let path: String
     private let fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
 
-    public init(path: String) throws(SystemError) {
+    init(path: String) throws(SystemError) {
         let fd = try Sysfs.openRegularFile(path)
         self.path = path
         self.fd = fd
@@ -77,12 +90,12 @@ public final class SysfsChannel {
     }
 
     deinit {
-        close(fd)
+        close(fd)  // read-only: close(2) has nothing to report
         buffer.deallocate()
     }
 
     /// The current text of the attribute, valid until the next read.
-    public func read() throws(SystemError) -> UnsafeRawBufferPointer {
+    func read() throws(SystemError) -> UnsafeRawBufferPointer {
         let n = try retryingInterrupted("read", path: path) { pread(fd, buffer.baseAddress, buffer.count, 0) }
         return UnsafeRawBufferPointer(rebasing: buffer[0..<n])
     }

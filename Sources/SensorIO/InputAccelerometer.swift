@@ -30,7 +30,7 @@ final class InputAccelerometerReader: AccelerometerSource {
 
     deinit { stopSampling() }
 
-    func read() -> Vector3? {
+    func read() -> RawSample? {
         if fd < 0 {
             fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             if fd < 0 {
@@ -41,10 +41,7 @@ final class InputAccelerometerReader: AccelerometerSource {
         do {
             let axes = try InputAccelerometer.axes(fd: fd, devnode: devnode)
             problems.resolve(devnode)
-            return info.mountMatrix.apply(
-                Vector3(
-                    info.calibration[0].apply(Int64(axes[0].value)), info.calibration[1].apply(Int64(axes[1].value)),
-                    info.calibration[2].apply(Int64(axes[2].value))))
+            return (Int64(axes[0].value), Int64(axes[1].value), Int64(axes[2].value))
         } catch {
             problems.report(devnode, "skipping sample: \(error)")
             // Open again at the next reading: the node may have been replaced.
@@ -58,6 +55,7 @@ final class InputAccelerometerReader: AccelerometerSource {
     }
 
     func stopSampling() {
+        // Read-only: close(2) has nothing to report.
         if fd >= 0 { close(fd) }
         fd = -1
     }
@@ -91,7 +89,7 @@ enum InputAccelerometer {
             guard let devnode else { throw SystemError("no device node", path: syspath, errno: ENODEV) }
             let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw SystemError("open", path: devnode, errno: errno) }
-            defer { close(fd) }
+            defer { close(fd) }  // read-only: close(2) has nothing to report
             return try axes(fd: fd, devnode: devnode).enumerated().map { index, axis in
                 let (calibration, problem) = ChannelCalibration.inputAxis(resolution: axis.resolution)
                 if let problem { Log.notice("\(syspath): axis \(AccelerometerDiscovery.axes[index]): \(problem)") }
@@ -116,8 +114,14 @@ final class InputPollInterval {
     init?(syspath: String) {
         let directory = "\(syspath)/device"
         func number(_ name: String) -> UInt32? {
-            guard let text = try? Sysfs.read("\(directory)/\(name)") else { return nil }
-            return UInt32(text.trimmingASCIIWhitespace())
+            let path = "\(directory)/\(name)"
+            guard let text = Sysfs.readIfPresent(path, consequence: "leaving the driver's poll interval as it is:")
+            else { return nil }
+            guard let value = UInt32(text.trimmingASCIIWhitespace()) else {
+                Log.warning("\(path): ignoring '\(text.trimmingASCIIWhitespace().prefix(32))': not a number of milliseconds")
+                return nil
+            }
+            return value
         }
         guard let original = number("poll") else { return nil }
         let low = number("min") ?? 1

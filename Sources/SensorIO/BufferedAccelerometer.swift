@@ -1,4 +1,4 @@
-import CSystemd
+import CSystemd  // EPOLLHUP, EPOLLERR (sys/epoll.h)
 import Glibc
 import OrientationCore
 import SystemdBus
@@ -9,29 +9,31 @@ import SystemdBus
 ///
 /// Set up when sampling starts (channels and timestamp enabled, a trigger picked, the
 /// buffer enabled) and torn down when it stops or the daemon exits.
-final class BufferedAccelerometer {
-    /// What a decoded scan becomes: a reading in the DESIGN.md frame and its time on the
-    /// monotonic clock (seconds).
-    typealias Sink = (_ reading: Vector3, _ time: Double) -> Void
+public final class BufferedAccelerometer {
+    /// What a decoded scan becomes: its raw counts and its time on the monotonic clock
+    /// (seconds).
+    public typealias Sink = (_ sample: RawSample, _ time: Double) -> Void
 
-    let info: AccelerometerInfo
-    let devnode: String
+    public let info: AccelerometerInfo
+    public let devnode: String
     private let syspath: String
     private var layout: IIOScanLayout?
     private var fd: Int32 = -1
-    private var source: OpaquePointer?
+    private var source: IOSource?
     private var pending: [UInt8] = []
     private var buffer = [UInt8](repeating: 0, count: 4096)
     private var enabledFiles: [String] = []
     private var sink: Sink?
     private var onFailure: ((String) -> Void)?
+    /// Attributes that refused to be switched off at stop, each reported once.
+    private var stopProblems = ProblemLog()
     /// Whether scans have arrived since the buffer was enabled.
-    private(set) var delivered = false
+    public private(set) var delivered = false
     /// Whether the buffer is enabled and being read.
-    var isRunning: Bool { fd >= 0 }
+    public var isRunning: Bool { fd >= 0 }
 
     /// A buffered interface for the device, or nil when it has none.
-    init?(info: AccelerometerInfo, devnode: String?) {
+    public init?(info: AccelerometerInfo, devnode: String?) {
         let scan = "\(info.syspath)/scan_elements"
         guard let devnode,
             AccelerometerDiscovery.axes.allSatisfy({ Sysfs.isReadable("\(scan)/in_accel_\($0)_en") }),
@@ -46,7 +48,7 @@ final class BufferedAccelerometer {
 
     /// Enables the channels, the trigger and the buffer, and starts reading on `event`.
     /// `onFailure` is called (once) when the device stops delivering for good.
-    func start(event: OpaquePointer, sink: @escaping Sink, onFailure: @escaping (String) -> Void)
+    public func start(event: OpaquePointer, sink: @escaping Sink, onFailure: @escaping (String) -> Void)
         throws(SystemError)
     {
         stop()
@@ -65,29 +67,38 @@ final class BufferedAccelerometer {
             stop()
             throw error
         }
-        let r = sd_event_add_io(
-            event, &source, fd, UInt32(EPOLLIN.rawValue),
-            { _, _, revents, context in
-                Unmanaged<BufferedAccelerometer>.fromOpaque(context!).takeUnretainedValue().readable(revents)
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
-        if r < 0 {
+        do {
+            source = try IOSource(event: event, fd: fd, what: devnode) { [unowned self] revents in
+                self.readable(revents)
+            }
+        } catch {
             stop()
-            throw SystemError("watching \(devnode)", errno: r)
+            throw error
         }
     }
 
-    /// Disables the buffer and the channels we enabled, and closes the device node.
-    func stop() {
-        source = sd_event_source_disable_unref(source)
+    /// Disables the buffer and the channels we enabled, and closes the device node. A file
+    /// that refuses is reported once (the device may keep scanning into its buffer); one that
+    /// is gone belonged to a device that is gone.
+    public func stop() {
+        source = nil  // off the loop before the descriptor closes
         if fd >= 0 {
-            close(fd)
+            close(fd)  // read-only: close(2) has nothing to report
             fd = -1
-            try? Sysfs.write("\(syspath)/buffer/enable", "0")
+            switchOff("\(syspath)/buffer/enable")
         }
-        for file in enabledFiles { try? Sysfs.write(file, "0") }
+        for file in enabledFiles { switchOff(file) }
         enabledFiles = []
         sink = nil
+    }
+
+    private func switchOff(_ file: String) {
+        do {
+            try Sysfs.write(file, "0")
+            stopProblems.resolve(file)
+        } catch {
+            if error.errno != ENOENT { stopProblems.report(file, "cannot switch off: \(error)") }
+        }
     }
 
     /// Turns on x, y, z (and the timestamp when there is one) and reads the scan layout.
@@ -125,8 +136,10 @@ final class BufferedAccelerometer {
         let deviceName = info.name ?? ""
         let number = syspath.split(separator: "/").last.map { $0.replacingPrefix("iio:device") } ?? ""
         var names: [String] = []
-        for trigger in Udev.devices(subsystem: "iio", sysname: "trigger*") {
-            if let name = try? String(Sysfs.read("\(trigger)/name").trimmingASCIIWhitespace()) { names.append(name) }
+        for trigger in try Udev.devices(subsystem: "iio", sysname: "trigger*") {
+            if let name = Sysfs.readIfPresent("\(trigger)/name", consequence: "ignoring the trigger:") {
+                names.append(String(name.trimmingASCIIWhitespace()))
+            }
         }
         guard
             let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })
@@ -180,9 +193,7 @@ final class BufferedAccelerometer {
                 if let newest, let stamp = layout.value(of: "in_timestamp", in: scan) {
                     time = now - Double(newest - stamp) / 1e9
                 }
-                let raw = Vector3(
-                    info.calibration[0].apply(x), info.calibration[1].apply(y), info.calibration[2].apply(z))
-                sink(info.mountMatrix.apply(raw), time)
+                sink((x, y, z), time)
             }
         }
         pending.removeFirst(scans * layout.scanSize)

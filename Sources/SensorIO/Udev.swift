@@ -1,4 +1,3 @@
-import CSystemd
 import CUdev
 import Glibc
 import SystemdBus
@@ -7,21 +6,21 @@ import SystemdBus
 public enum Udev {
     /// The sysfs paths of the devices of `subsystem` (whose sysname matches `sysname`, a
     /// glob, and which have the udev `property` with that value, when given), in udev's order.
+    /// Throws when udev cannot be asked (no devices is an empty list, not an error).
     public static func devices(
         subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil
-    ) -> [String] {
-        guard let udev = udev_new() else { return [] }
+    ) throws(SystemError) -> [String] {
+        guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
         defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, subsystem)
-        if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
-        if let property { udev_enumerate_add_match_property(enumerate, property.name, property.value) }
-        let r = udev_enumerate_scan_devices(enumerate)
-        if r < 0 {
-            Log.error("enumerating \(subsystem) devices: \(SystemError("udev_enumerate_scan_devices", errno: r))")
-            return []
+        guard let enumerate = udev_enumerate_new(udev) else {
+            throw SystemError("udev_enumerate_new (\(subsystem) devices)", errno: errno)
         }
+        defer { udev_enumerate_unref(enumerate) }
+        var r = udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        if r >= 0, let sysname { r = udev_enumerate_add_match_sysname(enumerate, sysname) }
+        if r >= 0, let property { r = udev_enumerate_add_match_property(enumerate, property.name, property.value) }
+        if r >= 0 { r = udev_enumerate_scan_devices(enumerate) }
+        if r < 0 { throw SystemError("enumerating \(subsystem) devices", errno: r) }
         var paths: [String] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
@@ -29,6 +28,23 @@ public enum Udev {
             entry = udev_list_entry_get_next(current)
         }
         return paths
+    }
+
+    /// Runs `body` with a fresh udev device for `syspath` (fresh, so a `change` event's new
+    /// properties are seen). Throws when udev has no such device.
+    static func withDevice<T>(_ syspath: String, _ body: (OpaquePointer) -> T) throws(SystemError) -> T {
+        guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_syspath(udev, syspath) else {
+            throw SystemError("udev_device_new_from_syspath", path: syspath, errno: errno)
+        }
+        defer { udev_device_unref(device) }
+        return body(device)
+    }
+
+    /// A udev property of `device`, if it has it.
+    static func property(_ device: OpaquePointer, _ name: String) -> String? {
+        udev_device_get_property_value(device, name).map { String(cString: $0) }
     }
 }
 
@@ -42,7 +58,7 @@ public final class UdevMonitor {
     ) -> Void
     private let udev: OpaquePointer
     private let monitor: OpaquePointer
-    private var source: OpaquePointer?
+    private var source: IOSource?
     private let handler: Handler
 
     public init(event: OpaquePointer, subsystems: [String], handler: @escaping Handler) throws(SystemError) {
@@ -59,19 +75,15 @@ public final class UdevMonitor {
             let r = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
             if r < 0 { throw SystemError("watching \(subsystem) uevents", errno: r) }
         }
-        var r = udev_monitor_enable_receiving(monitor)
+        let r = udev_monitor_enable_receiving(monitor)
         if r < 0 { throw SystemError("udev_monitor_enable_receiving", errno: r) }
-        r = sd_event_add_io(
-            event, &source, udev_monitor_get_fd(monitor), UInt32(EPOLLIN.rawValue),
-            { _, _, _, context in
-                Unmanaged<UdevMonitor>.fromOpaque(context!).takeUnretainedValue().receive()
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
-        if r < 0 { throw SystemError("watching the udev monitor", errno: r) }
+        source = try IOSource(event: event, fd: udev_monitor_get_fd(monitor), what: "the udev monitor") {
+            [unowned self] _ in self.receive()
+        }
     }
 
     deinit {
-        sd_event_source_disable_unref(source)
+        source = nil  // off the loop before the monitor closes its socket
         udev_monitor_unref(monitor)
         udev_unref(udev)
     }

@@ -1,0 +1,145 @@
+import Glibc
+import OrientationCore
+import SensorIO
+import SystemdBus
+
+/// The acquisition of one accelerometer: its polled reader, its buffered interface (preferred
+/// while it delivers, with the fall back to polling), the timers that drive them, and the
+/// sampling plan in force. It delivers one stream of readings, calibrated and turned by the
+/// mount matrix, each with its time on the monotonic clock, to `sink`.
+///
+/// The daemon makes one per sensor it samples (the display's today; the base's too for the
+/// hinge) and tells it the plan; what the readings mean is the daemon's business.
+final class Acquisition {
+    /// A reading in m/s^2 in the DESIGN.md frame and its time on the monotonic clock
+    /// (seconds).
+    typealias Sink = (_ reading: Vector3, _ time: Double) -> Void
+
+    /// How long a freshly enabled buffer may stay silent before we poll instead.
+    static let bufferDeadlineUsec: UInt64 = 1_000_000
+
+    /// The sensor, as discovery described it.
+    let info: AccelerometerInfo
+    /// The plan being applied; `.off` until the first `apply(_:)`.
+    private(set) var plan: SamplingPlan = .off
+    private let reader: any AccelerometerSource
+    /// The buffered interface of the sensor, preferred while it delivers; nil when the sensor
+    /// has none, or after it failed (until the sensor changes).
+    private var buffered: BufferedAccelerometer?
+    private let event: OpaquePointer
+    private let sink: Sink
+    private lazy var sampleTimer = EventTimer(event: event) { [unowned self] in self.sample() }
+    private lazy var bufferDeadline = EventTimer(event: event) { [unowned self] in self.bufferDeadlinePassed() }
+
+    /// Opens the sensor's reader (and its buffered interface, when it is to be preferred:
+    /// `preferBuffer`, or a device that cannot be polled). Nothing is read before `apply(_:)`.
+    init(info: AccelerometerInfo, preferBuffer: Bool, event: OpaquePointer, sink: @escaping Sink)
+        throws(SystemError)
+    {
+        self.info = info
+        self.event = event
+        self.sink = sink
+        if info.subsystem == .iio && (preferBuffer || !info.hasRawChannels) {
+            buffered = BufferedAccelerometer(info: info, devnode: info.devnode)
+        }
+        reader = try AccelerometerDiscovery.reader(for: info)
+    }
+
+    /// Stops reading and gives the device its own rate back (on exit; dropping the object
+    /// does the same).
+    func release() {
+        stopReading()
+        reader.restoreSamplingFrequency()
+    }
+
+    /// Applies a sampling plan: starts reading (buffer first, else polling), re-times the
+    /// polling, or stops.
+    func apply(_ next: SamplingPlan) {
+        guard next != plan else { return }
+        let previous = plan
+        plan = next
+        switch next {
+        case .off:
+            stopReading()
+        case .every(let interval):
+            reader.setSamplingInterval(msec: interval)
+            if previous == .off {
+                if !startBuffer() { armSampleTimer(afterUsec: 0) }
+            } else if interval < previous.intervalMsec && !(buffered?.isRunning ?? false) {
+                armSampleTimer(afterUsec: UInt64(interval) * 1000)
+            }
+        }
+    }
+
+    /// Stops the timers and the buffer (the plan is the caller's to change).
+    private func stopReading() {
+        sampleTimer.disarm()
+        bufferDeadline.disarm()
+        buffered?.stop()
+        reader.stopSampling()
+    }
+
+    /// Turns raw counts into a reading and hands it on.
+    private func deliver(_ sample: RawSample, at time: Double) {
+        sink(info.reading(sample), time)
+    }
+
+    /// Starts reading the buffered interface, if the sensor has a usable one; a buffer that
+    /// delivers nothing before the deadline, or fails later, falls back to polling.
+    private func startBuffer() -> Bool {
+        guard let buffered else { return false }
+        do {
+            try buffered.start(
+                event: event, sink: { [unowned self] sample, time in self.deliver(sample, at: time) },
+                onFailure: { [unowned self] why in self.pollInstead(why) })
+        } catch {
+            pollInstead("cannot use the buffer: \(error)")
+            return false
+        }
+        Log.info("reading \(buffered.devnode) (buffered)")
+        arm(bufferDeadline, afterUsec: Acquisition.bufferDeadlineUsec)
+        return true
+    }
+
+    private func bufferDeadlinePassed() {
+        if let buffered, buffered.isRunning, !buffered.delivered {
+            pollInstead("\(buffered.devnode) delivered nothing within a second")
+        }
+    }
+
+    /// Gives up on the buffered interface (until the sensor changes) and polls. A device
+    /// without raw channels cannot be polled: its buffer is kept (tried again at the next
+    /// start if it failed).
+    private func pollInstead(_ why: String) {
+        if info.subsystem == .iio, !info.hasRawChannels {
+            Log.warning("\(why); \(info.syspath) has no raw channels to poll, only its buffer")
+            return
+        }
+        Log.warning("\(why); polling the channels instead")
+        buffered?.stop()
+        buffered = nil
+        if plan != .off { armSampleTimer(afterUsec: 0) }
+    }
+
+    /// One tick of the sampling timer: read, hand the reading on, and re-arm for the plan
+    /// then in force (taking the reading may have changed or ended it).
+    private func sample() {
+        let now = monotonicSeconds()
+        if let sample = reader.read() { deliver(sample, at: now) }
+        if case .every(let interval) = plan, !(buffered?.isRunning ?? false) {
+            armSampleTimer(afterUsec: UInt64(interval) * 1000)
+        }
+    }
+
+    private func armSampleTimer(afterUsec usec: UInt64) {
+        arm(sampleTimer, afterUsec: usec)
+    }
+
+    private func arm(_ timer: EventTimer, afterUsec usec: UInt64) {
+        do {
+            try timer.arm(afterUsec: usec)
+        } catch {
+            Log.error("cannot arm a timer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CUdev
+import Glibc
+import OrientationCore
+import SystemdBus
+
+/// The accelerometer chosen to drive rotation, and why.
+public struct AccelerometerChoice: Sendable {
+    /// Nil when no sensor qualifies.
+    public var info: AccelerometerInfo?
+    /// Which sensor, and why (or why none): for the log and `motion-orientation status`.
+    public var reason: String
+}
+
+/// Finds accelerometers through libudev (IIO devices, then input-subsystem ones) and
+/// chooses the display's.
+public enum AccelerometerDiscovery {
+    static let axes: [Character] = ["x", "y", "z"]
+
+    /// Every IIO device with the three accelerometer channels (raw attributes or buffered scan
+    /// elements), then every input event device udev marks `ID_INPUT_ACCELEROMETER=1`, each
+    /// in udev's order. Throws when udev cannot be asked; a device that went away meanwhile
+    /// is left out.
+    static func candidates() throws(SystemError) -> [AccelerometerCandidate] {
+        var found: [AccelerometerCandidate] = []
+        for syspath in try Udev.devices(subsystem: "iio") {
+            let hasAxes = { (file: (Character) -> String) in
+                axes.allSatisfy { Sysfs.isReadable("\(syspath)/\(file($0))") }
+            }
+            guard hasAxes({ "in_accel_\($0)_raw" }) || hasAxes({ "scan_elements/in_accel_\($0)_en" }) else { continue }
+            let location: String?
+            do {
+                location = try Udev.withDevice(syspath) { Udev.property($0, "ACCEL_LOCATION") }
+            } catch {
+                leftOut(error)
+                continue
+            }
+            found.append(
+                AccelerometerCandidate(
+                    syspath: syspath, name: attribute(syspath, "name"), label: attribute(syspath, "label"),
+                    udevLocation: location, sysfsLocation: attribute(syspath, "location")))
+        }
+        for syspath in try Udev.devices(
+            subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1"))
+        {
+            let (hasDevnode, location): (Bool, String?)
+            do {
+                (hasDevnode, location) = try Udev.withDevice(syspath) {
+                    (udev_device_get_devnode($0) != nil, Udev.property($0, "ACCEL_LOCATION"))
+                }
+            } catch {
+                leftOut(error)
+                continue
+            }
+            guard hasDevnode else { continue }
+            found.append(
+                AccelerometerCandidate(
+                    syspath: syspath, subsystem: .input, name: attribute(syspath, "device/name"),
+                    udevLocation: location))
+        }
+        return found
+    }
+
+    /// A device that went away after udev listed it is no candidate (its remove event follows).
+    private static func leftOut(_ error: SystemError) {
+        Log.debug("left out: \(error)")
+    }
+
+    /// The accelerometer that drives rotation (DESIGN.md: never a base sensor unless
+    /// pinned), described with its calibration and mount matrix.
+    public static func choose(_ settings: DaemonSettings) -> AccelerometerChoice {
+        let found: [AccelerometerCandidate]
+        do {
+            found = try candidates()
+        } catch {
+            Log.error("cannot look for accelerometers: \(error)")
+            return AccelerometerChoice(info: nil, reason: "cannot look for accelerometers: \(error)")
+        }
+        let (index, reason) = SensorSelection.choose(found, pin: settings.sensorPin)
+        guard let index else { return AccelerometerChoice(info: nil, reason: reason) }
+        return AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
+    }
+
+    /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset
+    /// (an input accelerometer's from its axes' resolution), and the mount matrix from the
+    /// first source that parses. Problems are logged.
+    static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
+        let syspath = candidate.syspath
+        var devnode: String? = nil
+        var udevMatrix: String? = nil
+        do {
+            (devnode, udevMatrix) = try Udev.withDevice(syspath) { device in
+                (
+                    udev_device_get_devnode(device).map { String(cString: $0) },
+                    Udev.property(device, "ACCEL_MOUNT_MATRIX")
+                )
+            }
+        } catch {
+            Log.warning("\(syspath): no device node or udev mount matrix: \(error)")
+        }
+        let calibration: [ChannelCalibration]
+        var matrixSources: [(source: String, text: String?)] = [("udev property ACCEL_MOUNT_MATRIX", udevMatrix)]
+        // Each attribute read once (shared scales serve three axes), so a refusal is told once.
+        var texts: [String: String?] = [:]
+        func sources(_ files: [String]) -> [(source: String, text: String?)] {
+            files.map { file in
+                let text = texts[file] ?? attribute(syspath, file)
+                texts[file] = text
+                return ("\(syspath)/\(file)", text)
+            }
+        }
+        switch candidate.subsystem {
+        case .iio:
+            calibration = axes.map { axis in
+                let (channel, problems) = ChannelCalibration.resolve(
+                    scales: sources(["in_accel_\(axis)_scale", "in_accel_scale", "scale"]),
+                    offsets: sources(["in_accel_\(axis)_offset", "in_accel_offset"]))
+                problems.forEach { Log.warning("\(syspath): \($0)") }
+                return channel
+            }
+            matrixSources += sources(["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"])
+        case .input:
+            // An input device has no scale or mount matrix attributes: its axes say their resolution.
+            calibration = InputAccelerometer.calibration(devnode: devnode, syspath: syspath)
+        }
+        let (matrix, source, problems) = MountMatrixResolution.resolve(
+            override: settings.mountMatrixOverride, sources: matrixSources)
+        problems.forEach { Log.warning("\(syspath): \($0)") }
+        return AccelerometerInfo(
+            syspath: syspath, subsystem: candidate.subsystem, name: candidate.name, calibration: calibration,
+            mountMatrix: matrix, mountMatrixSource: source, devnode: devnode)
+    }
+
+    /// The reader that polls the sensor described by `info`.
+    public static func reader(for info: AccelerometerInfo) throws(SystemError) -> any AccelerometerSource {
+        switch info.subsystem {
+        case .iio: try AccelerometerReader(info: info)
+        case .input: try InputAccelerometerReader(info: info)
+        }
+    }
+
+    /// A sysfs attribute's text, trimmed; nil when absent. One that exists and cannot be
+    /// read (EACCES, EIO, a directory) is logged with its errno and taken as absent.
+    static func attribute(_ syspath: String, _ file: String) -> String? {
+        Sysfs.readIfPresent("\(syspath)/\(file)", consequence: "ignoring").map { String($0.trimmingASCIIWhitespace()) }
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+import OrientationCore
+import SystemdBus
+
+/// A sensor the daemon polls: an IIO device's raw channels, or an input device's axes.
+public protocol AccelerometerSource: AnyObject {
+    /// What discovery found out about the sensor.
+    var info: AccelerometerInfo { get }
+    /// One sample's raw counts (`info.reading(_:)` turns them into m/s^2 in the DESIGN.md
+    /// frame), or nil when it failed (reported once per bad period).
+    func read() -> RawSample?
+    /// Sets the device's own rate for sampling every `msec` (when it has one).
+    func setSamplingInterval(msec: UInt32)
+    /// Sampling stopped: lets go of what only sampling needs.
+    func stopSampling()
+    /// Gives the device its own rate back (on exit; also when the reader goes).
+    func restoreSamplingFrequency()
+}
+
+/// Reads one IIO accelerometer: the three raw channel files kept open. Each failing channel
+/// is reported once per bad period. A device without raw channels (read through its buffer
+/// only) gives no polled readings.
+final class AccelerometerReader: AccelerometerSource {
+    let info: AccelerometerInfo
+    private let channels: [SysfsChannel]
+    private var problems = ProblemLog()
+    /// The device's sampling frequency, when it offers a choice.
+    private let rate: SensorRate?
+
+    init(info: AccelerometerInfo) throws(SystemError) {
+        self.info = info
+        var channels: [SysfsChannel] = []
+        if info.hasRawChannels {
+            for axis in AccelerometerDiscovery.axes {
+                channels.append(try SysfsChannel(path: info.rawChannelPath(axis)))
+            }
+        }
+        self.channels = channels
+        self.rate = SensorRate(syspath: info.syspath)
+    }
+
+    func setSamplingInterval(msec: UInt32) {
+        rate?.apply(intervalMsec: msec)
+    }
+
+    func stopSampling() {}
+
+    func restoreSamplingFrequency() {
+        rate?.restore()
+    }
+
+    func read() -> RawSample? {
+        guard !channels.isEmpty else {
+            let why = "\(info.syspath) has no in_accel_*_raw channels to poll; it is read through its buffer only"
+            problems.report(info.syspath, why)
+            return nil
+        }
+        guard let x = readChannel(0), let y = readChannel(1), let z = readChannel(2) else { return nil }
+        return (x, y, z)
+    }
+
+    private func readChannel(_ index: Int) -> Int64? {
+        let channel = channels[index]
+        do {
+            let value = try SysfsNumber.parseInteger(try channel.read())
+            problems.resolve(channel.path)
+            return value
+        } catch let error as SysfsValueError {
+            problems.report(channel.path, "\(channel.path): skipping sample: malformed value: \(error)")
+        } catch {
+            problems.report(channel.path, "skipping sample: \(error)")
+        }
+        return nil
+    }
+}
