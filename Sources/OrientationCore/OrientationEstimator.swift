@@ -68,6 +68,12 @@ public struct OrientationEstimator: Sendable {
     /// then proposes orientations instead of `filteredGravity`. Nil otherwise.
     public private(set) var calmGravity: Vector3?
 
+    /// How hard the reading's magnitude swings: the deviation of |a| from its own mean (a fraction
+    /// of it, at most 1), rejected readings included; mean and deviation low-pass filtered with
+    /// `EstimatorSettings.vigourTimeConstant` (a plain mean while younger than that). About 0.01 at rest, 0.2-0.3 for a phone worn while
+    /// walking, 0.5 for an arm swung through exercises.
+    public private(set) var vigour = 0.0
+
     // Time of the last reading with a finite timestamp (for detecting time going backwards).
     private var lastTime: Double?
     // Previous finite reading and its time (for calmness).
@@ -82,6 +88,9 @@ public struct OrientationEstimator: Sendable {
     private var lastStepAngle = 0.0
     // Steady time behind the 1 g reference, capped at referenceTimeConstant.
     private var referenceEvidence = 0.0
+    // Time behind `vigour`, capped at vigourTimeConstant, and the mean |a| it is measured around.
+    private var vigourEvidence = 0.0
+    private var magnitudeMean = 0.0
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
     // Since when the proposal has been another orientation than the committed one (an ambiguous
@@ -173,8 +182,24 @@ public struct OrientationEstimator: Sendable {
             if elapsed <= settings.maximumSampleGap {
                 calm = (reading - previous).magnitude <= settings.calmChange * previous.magnitude
                 learnReference(magnitude, calm: calm, elapsed: elapsed)
+                // A plain mean while the evidence is younger than the time constant, so that a
+                // device swung from the first reading on is known to be vigorous at once.
+                let timeConstant = settings.vigourTimeConstant
+                let young = vigourEvidence + elapsed < timeConstant
+                vigourEvidence = min(vigourEvidence + elapsed, timeConstant)
+                let weight =
+                    young
+                    ? elapsed / vigourEvidence : Self.smoothingWeight(elapsed: elapsed, timeConstant: timeConstant)
+                // The swing of |a| around its own mean: no 1 g reference needed, so a swing from the
+                // first reading on (which would mislead the reference) is seen at once.
+                magnitudeMean += (magnitude - magnitudeMean) * weight
+                let deviation = magnitudeMean > 0 ? min(abs(magnitude - magnitudeMean) / magnitudeMean, 1) : 0
+                vigour += (deviation - vigour) * weight
+            } else {
+                restartVigour(magnitude)
             }
         }
+        if previousReading == nil { restartVigour(magnitude) }
         previousReading = reading
         previousReadingTime = time
 
@@ -216,8 +241,12 @@ public struct OrientationEstimator: Sendable {
             // Swing: the tilt of the readings, filtered alike, changing fast.
             let tilt = Self.tilt(of: reading)
             let previousTilt = readingTilt ?? tilt
-            readingTilt = previousTilt + (tilt - previousTilt) * weight
-            if elapsed > 0, abs(tilt - previousTilt) * weight > settings.swingTiltSpeed * elapsed {
+            let nextTilt = previousTilt + (tilt - previousTilt) * weight
+            readingTilt = nextTilt
+            // Only a swing toward flat (face up or face down) counts, as in Android's listener: a
+            // device raised to upright (picked up, someone sitting up) shows its new direction
+            // once the angular speed gate lets it.
+            if elapsed > 0, abs(nextTilt) - abs(previousTilt) > settings.swingTiltSpeed * elapsed {
                 rotationBlockedUntil = max(rotationBlockedUntil, time + settings.swingHoldTime)
             }
         } else {
@@ -235,7 +264,9 @@ public struct OrientationEstimator: Sendable {
         // Flat and overhead: block rotations while they last and for a hold time after.
         let length = filtered.magnitude
         let tilt = length >= settings.minimumFilteredMagnitude * reference ? Self.tilt(of: filtered) : nil
-        if let tilt, abs(tilt) > settings.uprightTiltLimit {
+        // An established calm run knows the pose better than the lagging filter.
+        let poseTilt = calmGravity.map { Self.tilt(of: $0) } ?? tilt
+        if let poseTilt, abs(poseTilt) > settings.uprightTiltLimit {
             rotationBlockedUntil = max(rotationBlockedUntil, time + settings.flatHoldTime)
         }
         if let tilt, -tilt > settings.overheadTilt {
@@ -279,6 +310,7 @@ public struct OrientationEstimator: Sendable {
         readingTilt = nil
         angularSpeed = 0
         lastStepAngle = 0
+        vigourEvidence = 0
         candidate = nil
         departedSince = nil
         blockedUntil = -Double.infinity
@@ -286,6 +318,13 @@ public struct OrientationEstimator: Sendable {
         overheadUntil = -Double.infinity
         endCalmRun()
         lastAccepted = nil
+    }
+
+    /// Starts `vigour` over from a reading of magnitude `magnitude` (first reading, or a gap).
+    private mutating func restartVigour(_ magnitude: Double) {
+        vigour = 0
+        vigourEvidence = 0
+        magnitudeMean = magnitude
     }
 
     /// A rejected reading: commits wait `disturbanceHoldTime`, and the calm run ends.
@@ -328,7 +367,7 @@ public struct OrientationEstimator: Sendable {
         if calmSudden == nil, let anchor = calmAnchor {
             calmSudden = calmJumpedFrom.map { $0.angle(to: anchor) >= settings.calmJumpAngle } ?? false
         }
-        calmGravity = calmSudden == true ? calmSum * (1 / Double(calmCount)) : nil
+        calmGravity = calmSum * (1 / Double(calmCount))
     }
 
     private mutating func endCalmRun() {
@@ -341,7 +380,8 @@ public struct OrientationEstimator: Sendable {
     /// evidence is young, an exponential average with `referenceTimeConstant` after.
     private mutating func learnReference(_ magnitude: Double, calm: Bool, elapsed: Double) {
         let nominal = settings.nominalGravity
-        guard calm, elapsed > 0,
+        // While the magnitude swings, a calm step at the top of a swing is no 1 g reading.
+        guard calm, elapsed > 0, vigour <= settings.referenceVigourLimit,
             magnitude >= settings.minimumPlausibleScale * nominal,
             magnitude <= settings.maximumPlausibleScale * nominal
         else { return }
@@ -362,8 +402,12 @@ public struct OrientationEstimator: Sendable {
         guard let tilt else { return nil }
         if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
         if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
-        if tilt > settings.faceEnterTilt { return .faceUp }
-        if -tilt > settings.faceEnterTilt { return .faceDown }
+        // A disturbed device held near the enter tilt wanders across it: the enter tilt moves
+        // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
+        let disturbance = min(vigour / settings.disturbanceFullScale, 1)
+        let enterTilt = settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
+        if tilt > enterTilt { return .faceUp }
+        if -tilt > enterTilt { return .faceDown }
         guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
 
         // In-plane angle, clockwise turns positive: portrait 0, landscape-right 90,
@@ -397,12 +441,14 @@ public struct OrientationEstimator: Sendable {
             // A rotation. Overhead, it waits only when there is an upright orientation to keep:
             // leaving face-down for the first upright decision must not wait for the pose to end.
             if time < rotationBlockedUntil { return false }
+            // A swinging arm, a bouncing stride: the in-plane direction follows the motion.
+            if vigour > settings.vigourRotationLimit { return false }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
         // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
         // the settle time while the filtered direction turns slowly.
-        if !(calmGravity != nil && candidateSince >= calmStart) {
+        if calmGravity == nil {
             guard angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
