@@ -142,22 +142,23 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// seconds apart. Does not affect decisions.
     public var motionStepAngle = 10.0
 
-    // MARK: Rotation holds (flat, swing, overhead)
+    // MARK: Rotation holds (flat, swing, overhead, vigour)
     //
     // A rotation is a commit of an upright orientation other than the last committed upright one
-    // (after the first decision). While a flat period, a swing or an overhead pose lasts, and for a
-    // short hold time after it, rotations wait; face-up, face-down and the return to the last
-    // upright orientation do not. The in-plane direction of a device being picked up, put down or
-    // held above one's face says little about how the user wants the screen (Android's listener
-    // has the same three rules).
+    // (after the first decision). While a swing toward flat or an overhead pose lasts, and for a
+    // short hold time after it, and while the signal is vigorous, rotations wait; face-up,
+    // face-down and the return to the last upright orientation do not. The in-plane direction of
+    // a device being put down, held above one's face or swung on an arm says little about how the
+    // user wants the screen. A flat period (tilt beyond `uprightTiltLimit`) proposes no upright
+    // orientation while it lasts, and has no hold after it: a device raised from flat is turning
+    // fast (the angular speed gate waits), and once it rests upright its reading is as clear as
+    // any other, so it commits within the usual evidence time (a real recording:
+    // Tests/traces/hapt_u09_e0_126-140_lie_to_stand_lag, 2.3 s late with the former fixed 0.5 s
+    // hold and a swing rule that also counted lifting).
 
-    /// Hold after a flat period: rotations wait this long after the filtered tilt was last beyond
-    /// `uprightTiltLimit` (face up or face down). Seconds, default 0.5: picking a device up from a
-    /// table takes about that long, and its in-plane direction swings meanwhile.
-    public var flatHoldTime = 0.5
-
-    /// Tilt speed of the filtered gravity above which the device is swinging (being put down,
-    /// picked up, swung toward or away from the face). Degrees per second, default 60 (Android:
+    /// Tilt speed of the filtered gravity toward flat (face up or face down) above which the
+    /// device is swinging (being put down, swung away from the face); a tilt toward upright (picked
+    /// up, someone sitting up) is no swing, as in Android's listener. Degrees per second, default 60 (Android:
     /// 20 degrees within 0.3 s). A turn about the screen normal keeps the tilt constant and never
     /// counts; hand tremor, filtered, stays under 20 degrees per second.
     public var swingTiltSpeed = 60.0
@@ -230,7 +231,7 @@ public struct EstimatorSettings: Sendable, Equatable {
     // the filtered gravity, and a candidate that appears meanwhile commits at once: the run
     // replaces `quarterTurnSettleTime` and the angular speed gate. Half turns still wait
     // `halfTurnSettleTime` since the device left the committed orientation, and the rotation
-    // holds (flat, swing, overhead) and `disturbanceHoldTime` still apply. Smooth turns, slow
+    // holds (swing, overhead, vigour) and `disturbanceHoldTime` still apply. Smooth turns, slow
     // sweeps, shaking, walking, a drop, tremor near 45 degrees and heavy noise take the
     // filtered, settle-time path as before.
 
@@ -370,7 +371,6 @@ public struct EstimatorSettings: Sendable, Equatable {
             "angularSpeedTimeConstant", .seconds, 0.0...1.0, { $0.angularSpeedTimeConstant },
             { $0.angularSpeedTimeConstant = $1 }),
         Field("motionStepAngle", .degrees, 1.0...45.0, { $0.motionStepAngle }, { $0.motionStepAngle = $1 }),
-        Field("flatHoldTime", .seconds, 0.0...5.0, { $0.flatHoldTime }, { $0.flatHoldTime = $1 }),
         Field("swingTiltSpeed", .degreesPerSecond, 10.0...720.0, { $0.swingTiltSpeed }, { $0.swingTiltSpeed = $1 }),
         Field("swingHoldTime", .seconds, 0.0...5.0, { $0.swingHoldTime }, { $0.swingHoldTime = $1 }),
         Field("overheadTilt", .degrees, 20.0...65.0, { $0.overheadTilt }, { $0.overheadTilt = $1 }),

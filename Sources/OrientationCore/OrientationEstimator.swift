@@ -22,25 +22,29 @@
 ///    `calmJumpAngle` or more from the reading before it ends a sudden turn (a step); once it has
 ///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
 ///    for the filtered gravity, which still lags the jump by tens of degrees.
-/// 7. The gravity estimate (the calm mean while such a run is established, else the filtered
-///    gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds;
-///    otherwise, if not lying too flat, the upright orientation by the in-plane angle, with
-///    hysteresis (keep the current axis up to `switchAngle` away from it). Held overhead (screen
-///    down beyond `overheadTilt`), the last upright orientation is kept.
-/// 8. A flat period (filtered tilt beyond `uprightTiltLimit`), a swing (tilt changing faster than
-///    `swingTiltSpeed`) or an overhead pose blocks rotations (commits of an upright orientation
-///    other than the last upright one) while it lasts and for a hold time after it.
-/// 9. A changed proposal becomes a candidate; it is committed when nothing was rejected recently,
-///    no hold applies, and there is evidence for it. The calm fast path: the candidate appeared
-///    during an established sudden-turn calm run, so a step is committed `calmSettleTime` after
-///    the first reading that shows it. Otherwise (smooth turns, and every disturbed or noisy
-///    signal) the candidate must have been proposed continuously for `quarterTurnSettleTime`
-///    while the filtered direction turns slower than `steadyAngularSpeed`. A 180 degree change
-///    also needs `halfTurnSettleTime` since the device left the committed orientation. The
-///    first decision after init/reset is fast when the reading is calm
-///    (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`. A commit made on
-///    the calm mean moves the filtered gravity there, so the filter does not propose the old
-///    orientation again when the run ends.
+/// 7. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
+///    included). The 1 g reference learns only while it is low.
+/// 8. The gravity estimate (the calm mean while such a run is established, else the filtered
+///    gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds (the
+///    enter tilt rising toward `disturbedFaceEnterTilt` with the vigour); otherwise, if not lying
+///    too flat, the upright orientation by the in-plane angle, with hysteresis (keep the current
+///    axis up to `switchAngle` away from it). Held overhead (screen down beyond `overheadTilt`),
+///    the last upright orientation is kept.
+/// 9. A swing toward flat (tilt growing faster than `swingTiltSpeed`) or an overhead pose blocks
+///    rotations (commits of an upright orientation other than the last upright one) while it
+///    lasts and for a hold time after it; a vigour above `vigourRotationLimit` blocks them while
+///    it lasts. Lying flat proposes no upright orientation, and leaves no hold behind.
+/// 10. A changed proposal becomes a candidate; it is committed when nothing was rejected
+///    recently, no hold applies, and there is evidence for it. The calm fast path: the candidate
+///    appeared during an established sudden-turn calm run, so a step is committed
+///    `calmSettleTime` after the first reading that shows it. Otherwise (smooth turns, and every
+///    disturbed or noisy signal) the candidate must have been proposed continuously for
+///    `quarterTurnSettleTime` while the filtered direction turns slower than
+///    `steadyAngularSpeed`. A 180 degree change also needs `halfTurnSettleTime` since the device
+///    left the committed orientation. The first decision after init/reset is fast when the
+///    reading is calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`. A
+///    commit made on the calm mean moves the filtered gravity there, so the filter does not
+///    propose the old orientation again when the run ends.
 public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
@@ -70,8 +74,9 @@ public struct OrientationEstimator: Sendable {
 
     /// How hard the reading's magnitude swings: the deviation of |a| from its own mean (a fraction
     /// of it, at most 1), rejected readings included; mean and deviation low-pass filtered with
-    /// `EstimatorSettings.vigourTimeConstant` (a plain mean while younger than that). About 0.01 at rest, 0.2-0.3 for a phone worn while
-    /// walking, 0.5 for an arm swung through exercises.
+    /// `EstimatorSettings.vigourTimeConstant` (a plain mean while younger than that). About 0.01
+    /// at rest or turning in a hand, 0.2 for a phone worn on the waist while walking, 0.2-0.5 for
+    /// an arm swung through exercises.
     public private(set) var vigour = 0.0
 
     // Time of the last reading with a finite timestamp (for detecting time going backwards).
@@ -98,7 +103,7 @@ public struct OrientationEstimator: Sendable {
     private var departedSince: Double?
     // Commits are blocked before this time (after a rejected reading).
     private var blockedUntil = -Double.infinity
-    // Rotations are blocked before this time (flat period, swing).
+    // Rotations are blocked before this time (swing).
     private var rotationBlockedUntil = -Double.infinity
     // Rotations away from the last upright orientation are blocked before this time (overhead).
     private var overheadUntil = -Double.infinity
@@ -261,14 +266,9 @@ public struct OrientationEstimator: Sendable {
         filterTime = time
         let filtered = filteredGravity ?? reading
 
-        // Flat and overhead: block rotations while they last and for a hold time after.
+        // Overhead: blocks rotations while it lasts and for a hold time after.
         let length = filtered.magnitude
         let tilt = length >= settings.minimumFilteredMagnitude * reference ? Self.tilt(of: filtered) : nil
-        // An established calm run knows the pose better than the lagging filter.
-        let poseTilt = calmGravity.map { Self.tilt(of: $0) } ?? tilt
-        if let poseTilt, abs(poseTilt) > settings.uprightTiltLimit {
-            rotationBlockedUntil = max(rotationBlockedUntil, time + settings.flatHoldTime)
-        }
         if let tilt, -tilt > settings.overheadTilt {
             overheadUntil = max(overheadUntil, time + settings.overheadHoldTime)
         }
@@ -367,7 +367,7 @@ public struct OrientationEstimator: Sendable {
         if calmSudden == nil, let anchor = calmAnchor {
             calmSudden = calmJumpedFrom.map { $0.angle(to: anchor) >= settings.calmJumpAngle } ?? false
         }
-        calmGravity = calmSum * (1 / Double(calmCount))
+        calmGravity = calmSudden == true ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     private mutating func endCalmRun() {
@@ -405,7 +405,8 @@ public struct OrientationEstimator: Sendable {
         // A disturbed device held near the enter tilt wanders across it: the enter tilt moves
         // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
         let disturbance = min(vigour / settings.disturbanceFullScale, 1)
-        let enterTilt = settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
+        let enterTilt =
+            settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
         if tilt > enterTilt { return .faceUp }
         if -tilt > enterTilt { return .faceDown }
         guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
@@ -448,7 +449,7 @@ public struct OrientationEstimator: Sendable {
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
         // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
         // the settle time while the filtered direction turns slowly.
-        if calmGravity == nil {
+        if !(calmGravity != nil && candidateSince >= calmStart) {
             guard angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }

@@ -511,7 +511,9 @@ func reportRecording(_ path: String, labels: String?, settings: EstimatorSetting
     }
     var spurious = 0
     print("")
-    print(padded("activity", 20) + padded("from", 9) + padded("to", 9) + padded("changes", 8) + "first decision after it began")
+    print(
+        padded("activity", 20) + padded("from", 9) + padded("to", 9) + padded("changes", 8)
+            + "first decision after it began")
     for line in labelText.split(separator: "\n").dropFirst() {
         let fields = line.split(separator: ",").map(String.init)
         guard fields.count == 4, let start = Double(fields[0]), let end = Double(fields[1]),
