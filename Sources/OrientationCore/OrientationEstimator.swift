@@ -96,6 +96,9 @@ public struct OrientationEstimator: Sendable {
     // Time behind `vigour`, capped at vigourTimeConstant, and the mean |a| it is measured around.
     private var vigourEvidence = 0.0
     private var magnitudeMean = 0.0
+    // The step and weight `vigourWeight(elapsed:)` computed last.
+    private var vigourWeightElapsed = -1.0
+    private var vigourWeightValue = 0.0
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
     // Since when the proposal has been another orientation than the committed one (an ambiguous
@@ -189,12 +192,9 @@ public struct OrientationEstimator: Sendable {
                 learnReference(magnitude, calm: calm, elapsed: elapsed)
                 // A plain mean while the evidence is younger than the time constant, so that a
                 // device swung from the first reading on is known to be vigorous at once.
-                let timeConstant = settings.vigourTimeConstant
-                let young = vigourEvidence + elapsed < timeConstant
-                vigourEvidence = min(vigourEvidence + elapsed, timeConstant)
-                let weight =
-                    young
-                    ? elapsed / vigourEvidence : Self.smoothingWeight(elapsed: elapsed, timeConstant: timeConstant)
+                let young = vigourEvidence + elapsed < settings.vigourTimeConstant
+                vigourEvidence = min(vigourEvidence + elapsed, settings.vigourTimeConstant)
+                let weight = young ? elapsed / vigourEvidence : vigourWeight(elapsed: elapsed)
                 // The swing of |a| around its own mean: no 1 g reference needed, so a swing from the
                 // first reading on (which would mislead the reference) is seen at once.
                 magnitudeMean += (magnitude - magnitudeMean) * weight
@@ -320,6 +320,16 @@ public struct OrientationEstimator: Sendable {
         lastAccepted = nil
     }
 
+    /// The vigour's low-pass weight after `elapsed` seconds; the last one is kept, since at a
+    /// steady sample rate every step is the same and the exponential is the dearest part.
+    private mutating func vigourWeight(elapsed: Double) -> Double {
+        if elapsed != vigourWeightElapsed {
+            vigourWeightElapsed = elapsed
+            vigourWeightValue = Self.smoothingWeight(elapsed: elapsed, timeConstant: settings.vigourTimeConstant)
+        }
+        return vigourWeightValue
+    }
+
     /// Starts `vigour` over from a reading of magnitude `magnitude` (first reading, or a gap).
     private mutating func restartVigour(_ magnitude: Double) {
         vigour = 0
@@ -404,11 +414,13 @@ public struct OrientationEstimator: Sendable {
         if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
         // A disturbed device held near the enter tilt wanders across it: the enter tilt moves
         // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
-        let disturbance = min(vigour / settings.disturbanceFullScale, 1)
-        let enterTilt =
-            settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
-        if tilt > enterTilt { return .faceUp }
-        if -tilt > enterTilt { return .faceDown }
+        if abs(tilt) > settings.faceEnterTilt {
+            let disturbance = min(vigour / settings.disturbanceFullScale, 1)
+            let enterTilt =
+                settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
+            if tilt > enterTilt { return .faceUp }
+            if -tilt > enterTilt { return .faceDown }
+        }
         guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
 
         // In-plane angle, clockwise turns positive: portrait 0, landscape-right 90,
