@@ -510,6 +510,9 @@ func reportRecording(_ path: String, labels: String?, settings: EstimatorSetting
         return false
     }
     var spurious = 0
+    let labelEnds = labelText.split(separator: "\n").dropFirst().compactMap { line in
+        line.split(separator: ",").dropFirst().first.flatMap { Double($0) }
+    }
     print("")
     print(
         padded("activity", 20) + padded("from", 9) + padded("to", 9) + padded("changes", 8)
@@ -524,10 +527,16 @@ func reportRecording(_ path: String, labels: String?, settings: EstimatorSetting
         let still = (1...5).contains(code)
         if still { spurious += inside.count }
         var note = ""
-        // Codes 7-12: postural transitions; the first decision from their start on, timed from
-        // their end (negative: before it ended).
-        if (7...12).contains(code), let first = decisions.first(where: { $0.time >= start }) {
-            note = "\(fixed(first.time, 2)) \(first.device.name), \(fixed(first.time - end, 2)) s after its end"
+        // Codes 7-12: postural transitions; the first decision from their start until the next
+        // labelled stretch ends, timed from their end (negative: before it ended). Sitting and
+        // standing hold the phone alike: those transitions may change nothing.
+        if (7...12).contains(code) {
+            let horizon = labelEnds.first { $0 > end } ?? .infinity
+            if let first = decisions.first(where: { $0.time >= start && $0.time < horizon }) {
+                note = "\(fixed(first.time, 2)) \(first.device.name), \(fixed(first.time - end, 2)) s after its end"
+            } else {
+                note = "no change"
+            }
         }
         print(
             padded(fields[3], 20) + padded(fixed(start, 2), 9) + padded(fixed(end, 2), 9)
