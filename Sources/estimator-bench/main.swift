@@ -437,6 +437,8 @@ if json {
                 ?? "null"
             item += ",\"delay\":\(row.delay.map { fixed($0, 4) } ?? "null")"
             item += ",\"maxDelay\":\(row.expectation?.maxDelay.map { fixed($0, 4) } ?? "null")"
+            item += ",\"judge\":{\"decisions\":\(row.judged.count)"
+            item += ",\"delay\":\(row.judgedDelay.map { fixed($0, 4) } ?? "null")}"
             item += ",\"ok\":\(row.passed)"
             if let error = row.error { item += ",\"error\":\(jsonString(error))" }
             return item + "}"
