@@ -96,9 +96,6 @@ public struct OrientationEstimator: Sendable {
     // Time behind `vigour`, capped at vigourTimeConstant, and the mean |a| it is measured around.
     private var vigourEvidence = 0.0
     private var magnitudeMean = 0.0
-    // The step and weight `vigourWeight(elapsed:)` computed last.
-    private var vigourWeightElapsed = -1.0
-    private var vigourWeightValue = 0.0
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
     // Since when the proposal has been another orientation than the committed one (an ambiguous
@@ -194,7 +191,10 @@ public struct OrientationEstimator: Sendable {
                 // device swung from the first reading on is known to be vigorous at once.
                 let young = vigourEvidence + elapsed < settings.vigourTimeConstant
                 vigourEvidence = min(vigourEvidence + elapsed, settings.vigourTimeConstant)
-                let weight = young ? elapsed / vigourEvidence : vigourWeight(elapsed: elapsed)
+                // After that the first-order weight elapsed / (tau + elapsed): within a few percent of
+                // 1 - exp(-elapsed / tau) at 10-50 Hz, and no exponential per reading for a gate.
+                let weight =
+                    young ? elapsed / vigourEvidence : elapsed / (settings.vigourTimeConstant + elapsed)
                 // The swing of |a| around its own mean: no 1 g reference needed, so a swing from the
                 // first reading on (which would mislead the reference) is seen at once.
                 magnitudeMean += (magnitude - magnitudeMean) * weight
@@ -318,16 +318,6 @@ public struct OrientationEstimator: Sendable {
         overheadUntil = -Double.infinity
         endCalmRun()
         lastAccepted = nil
-    }
-
-    /// The vigour's low-pass weight after `elapsed` seconds; the last one is kept, since at a
-    /// steady sample rate every step is the same and the exponential is the dearest part.
-    private mutating func vigourWeight(elapsed: Double) -> Double {
-        if elapsed != vigourWeightElapsed {
-            vigourWeightElapsed = elapsed
-            vigourWeightValue = Self.smoothingWeight(elapsed: elapsed, timeConstant: settings.vigourTimeConstant)
-        }
-        return vigourWeightValue
     }
 
     /// Starts `vigour` over from a reading of magnitude `magnitude` (first reading, or a gap).
