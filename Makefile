@@ -21,6 +21,8 @@ MAN8 := docs/man/motion-orientationd.8
 INTERFACE_XML := docs/io.github.MotionOrientation1.xml
 
 PYTHON   := /usr/bin/python3
+# Python for the scripts outside Tests/integration that use its rig package (bench, link-order).
+RIG_PYTHON := PYTHONPATH=$(CURDIR)/Tests/integration $(PYTHON)
 SWIFT    ?= swift
 RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev libstdc++-12-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
@@ -40,8 +42,12 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# The tests, the demo and the bench run .build/release as shipped: a plain `swift build -c release`
+# writes a daemon that loads the Swift runtime as shared libraries into the same place, which
+# they refuse (Tests/integration/rig/linkage.py). Its check here says so at once.
 build:
 	$(SWIFT) build -c release --static-swift-stdlib
+	$(PYTHON) Tests/integration/rig/linkage.py $(RELEASE)/motion-orientationd
 
 test: deps build test-unit test-integration
 
@@ -57,10 +63,10 @@ demo: deps build
 # Figures, not tests: estimator-bench's throughput and trace corpus table, then
 # motion-orientationd measured side by side with iio-sensor-proxy on one fake device (one
 # table, JSON in bench/results.json). About 8 minutes; BENCH_ARGS=--quick for a 2-minute
-# smoke run; `$(PYTHON) bench/bench.py --help` lists the knobs.
+# smoke run; `make bench BENCH_ARGS=--help` lists the knobs (the bench/ package's modules).
 BENCH_ARGS ?=
 bench: deps build
-	$(PYTHON) bench/bench.py --build-dir $(RELEASE) $(BENCH_ARGS)
+	cd $(CURDIR) && $(RIG_PYTHON) -m bench --build-dir $(RELEASE) $(BENCH_ARGS)
 
 # The daemon's executed functions, run under callgrind on the test rig, into
 # build-aux/motion-orientationd.order: the linker lays them out together (Package.swift).
@@ -68,7 +74,7 @@ bench: deps build
 link-order: deps build
 	@command -v valgrind >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
-	$(PYTHON) build-aux/hot-functions.py --daemon $(RELEASE)/motion-orientationd
+	$(RIG_PYTHON) build-aux/hot-functions.py --daemon $(RELEASE)/motion-orientationd
 	rm -f $(RELEASE)/motion-orientationd  # SwiftPM does not see the list as an input of the link
 	$(SWIFT) build -c release --static-swift-stdlib
 
@@ -143,7 +149,7 @@ test-asan: deps
 	  LSAN_OPTIONS=suppressions=$(ASAN_BUILD)/lsan.supp:print_suppressions=0 \
 	  SWIFT_BACKTRACE=enable=no MO_SANITIZER=address MO_LOAD_SLOWDOWN=3 \
 	  $(PYTHON) -m pytest -v Tests/integration $(ASAN_PYTEST_ARGS) \
-	    --deselect Tests/integration/test_cli.py::test_install_honours_destdir_and_prefix; \
+	    --deselect Tests/integration/test_install.py::test_install_honours_destdir_and_prefix; \
 	  status=$$?; \
 	if ls $(ASAN_BUILD)/reports/asan* >/dev/null 2>&1; then \
 	  echo "test-asan: sanitizer reports:"; cat $(ASAN_BUILD)/reports/asan*; exit 1; \

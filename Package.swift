@@ -15,11 +15,15 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // The little C that Swift cannot express: the sd-bus vtable macros.
         .target(name: "CMotionShim", dependencies: ["CSystemd", "CUdev"]),
+        // The one Swift layer over sd-bus and sd-event shared by the daemon, the client and the
+        // library: typed errors, logging, messages, matches, calls, event sources, bus names.
+        .target(name: "SystemdBus", dependencies: ["CSystemd"]),
         // Pure logic: no I/O, no clock, no Foundation.
         .target(name: "OrientationCore"),
         // The I/O shell: event loop, IIO discovery and reading, bus service.
         .target(
-            name: "MotionOrientationDaemon", dependencies: ["OrientationCore", "CMotionShim", "CSystemd", "CUdev"]),
+            name: "MotionOrientationDaemon",
+            dependencies: ["OrientationCore", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
         // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
         // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
         // the few libstdc++ functions the Swift runtime calls come from the static archive
@@ -27,7 +31,7 @@ let package = Package(
         // and the functions the daemon runs are laid out together (build-aux/hot-functions.py,
         // `make link-order`) instead of scattered over the runtime and standard library.
         .executableTarget(
-            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon"],
+            name: "motion-orientationd", dependencies: ["MotionOrientationDaemon", "OrientationCore", "SystemdBus"],
             linkerSettings: [
                 .unsafeFlags([
                     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -44,16 +48,22 @@ let package = Package(
             ]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: ["OrientationCore", "MotionOrientationDaemon", "CMotionShim", "CSystemd"]),
+            dependencies: [
+                "OrientationCore", "SystemdBus", "CSystemd",
+                // TODO(merge): only for record/replay (Traces.swift: accelerometer discovery and
+                // readers, configuration loading); the lead replaces it with the sensor module.
+                "MotionOrientationDaemon",
+            ]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
-        .target(name: "MotionOrientation", dependencies: ["OrientationCore", "CMotionShim", "CSystemd"]),
+        .target(name: "MotionOrientation", dependencies: ["OrientationCore", "SystemdBus", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.
-        .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"]),
+        .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"], path: "Tests/library-probe"),
         // The library's example program, built so that it stays true.
         .executableTarget(name: "rotation-logger", dependencies: ["MotionOrientation"], path: "docs/examples/swift"),
         // Throughput of the pure estimator and the trace corpus table (`make bench`).
-        .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "Sources/estimator-bench"),
+        .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "bench/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .testTarget(name: "SystemdBusTests", dependencies: ["SystemdBus", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]
 )

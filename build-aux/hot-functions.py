@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """make link-order: the functions motion-orientationd runs, for the linker to put together.
 
-    /usr/bin/python3 build-aux/hot-functions.py [--daemon PATH] [--output PATH]
+    make link-order
+    PYTHONPATH=Tests/integration /usr/bin/python3 build-aux/hot-functions.py [--daemon PATH] [--output PATH]
 
 Runs the release daemon under valgrind's callgrind on the integration rig (the bench's
 fake IIO accelerometer, a private system bus): start, an unclaimed ReadOrientation(), a
@@ -23,14 +24,17 @@ import argparse
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "Tests" / "integration"))
+try:
+    import rig  # the integration rig (Tests/integration/rig), on PYTHONPATH: make link-order
+except ImportError as err:
+    raise SystemExit("hot-functions: %s: run it with `make link-order`, or as "
+                     "PYTHONPATH=Tests/integration /usr/bin/python3 build-aux/hot-functions.py"
+                     % err) from None
 
-import rig  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 
 def exercise(daemon, callgrind_out):

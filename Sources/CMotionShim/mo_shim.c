@@ -2,13 +2,18 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 
-/* What an object registration carries as its sd-bus userdata. */
+/* What an object registration carries as its sd-bus userdata: the vtable and the copies
+ * of the property names and signatures it points at, freed with the slot. */
 typedef struct mo_object {
     mo_object_handlers handlers;
     mo_interface interface;
     void *context;
+    sd_bus_vtable *vtable;
+    char **strings;
+    size_t n_strings;
 } mo_object;
 
 static int mo_method_trampoline(sd_bus_message *call, void *userdata, sd_bus_error *error) {
@@ -27,26 +32,13 @@ static int mo_property_trampoline(sd_bus *bus, const char *path, const char *int
     return object->handlers.property(object->context, object->interface, property, reply, error);
 }
 
-#define MO_PROPERTY(name, signature)                                                   \
-    SD_BUS_PROPERTY(name, signature, mo_property_trampoline, 0,                         \
-                    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
 /* Public methods are unprivileged for sd-bus: access is the bus policy's business, and
  * the daemon checks the caller where a method is privileged. */
 #define MO_METHOD(name) SD_BUS_METHOD(name, "", "", mo_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED)
 
-static const sd_bus_vtable mo_orientation_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    MO_PROPERTY("DeviceOrientation", "s"),
-    MO_PROPERTY("InterfaceOrientation", "s"),
-    MO_PROPERTY("HasAccelerometer", "b"),
-    MO_PROPERTY("Sensor", "s"),
-    MO_PROPERTY("SensorChoice", "s"),
-    MO_PROPERTY("Active", "b"),
-    MO_PROPERTY("LowEnergyMode", "b"),
-    MO_PROPERTY("LowEnergyModeSetting", "s"),
-    MO_PROPERTY("LowEnergyReasons", "as"),
-    MO_PROPERTY("ThermalState", "s"),
-    MO_PROPERTY("SampleIntervalMsec", "u"),
+/* The methods and signals of each interface, after its properties; each list ends with
+ * SD_BUS_VTABLE_END. */
+static const sd_bus_vtable mo_orientation_members[] = {
     MO_METHOD("Start"),
     MO_METHOD("Stop"),
     SD_BUS_METHOD_WITH_ARGS("ReadOrientation", SD_BUS_NO_ARGS,
@@ -62,16 +54,7 @@ static const sd_bus_vtable mo_orientation_vtable[] = {
 };
 
 /* iio-sensor-proxy's interface as GNOME, KDE and monitor-sensor use it. */
-static const sd_bus_vtable mo_sensor_proxy_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    MO_PROPERTY("HasAccelerometer", "b"),
-    MO_PROPERTY("AccelerometerOrientation", "s"),
-    MO_PROPERTY("AccelerometerTilt", "s"),
-    MO_PROPERTY("HasAmbientLight", "b"),
-    MO_PROPERTY("LightLevelUnit", "s"),
-    MO_PROPERTY("LightLevel", "d"),
-    MO_PROPERTY("HasProximity", "b"),
-    MO_PROPERTY("ProximityNear", "b"),
+static const sd_bus_vtable mo_sensor_proxy_members[] = {
     MO_METHOD("ClaimAccelerometer"),
     MO_METHOD("ReleaseAccelerometer"),
     MO_METHOD("ClaimLight"),
@@ -81,51 +64,87 @@ static const sd_bus_vtable mo_sensor_proxy_vtable[] = {
     SD_BUS_VTABLE_END,
 };
 
-static const sd_bus_vtable mo_sensor_proxy_compass_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    MO_PROPERTY("HasCompass", "b"),
-    MO_PROPERTY("CompassHeading", "d"),
+static const sd_bus_vtable mo_sensor_proxy_compass_members[] = {
     MO_METHOD("ClaimCompass"),
     MO_METHOD("ReleaseCompass"),
     SD_BUS_VTABLE_END,
 };
 
-static void mo_object_free(void *userdata) { free(userdata); }
+static void mo_object_free(void *userdata) {
+    mo_object *object = userdata;
+    if (!object)
+        return;
+    for (size_t i = 0; i < object->n_strings; i++)
+        free(object->strings[i]);
+    free(object->strings);
+    free(object->vtable);
+    free(object);
+}
 
-int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, mo_interface interface,
+int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, const char *interface_name,
+                      mo_interface interface, const mo_property *properties, size_t n_properties,
                       const mo_object_handlers *handlers, void *context) {
-    const char *name;
-    const sd_bus_vtable *vtable;
+    const sd_bus_vtable *members;
     switch (interface) {
     case MO_INTERFACE_ORIENTATION:
-        name = MO_BUS_INTERFACE;
-        vtable = mo_orientation_vtable;
+        members = mo_orientation_members;
         break;
     case MO_INTERFACE_SENSOR_PROXY:
-        name = MO_SENSOR_PROXY_INTERFACE;
-        vtable = mo_sensor_proxy_vtable;
+        members = mo_sensor_proxy_members;
         break;
     case MO_INTERFACE_SENSOR_PROXY_COMPASS:
-        name = MO_SENSOR_PROXY_COMPASS_INTERFACE;
-        vtable = mo_sensor_proxy_compass_vtable;
+        members = mo_sensor_proxy_compass_members;
         break;
     default:
         return -EINVAL;
     }
-    if (!slot || !handlers || !handlers->method || !handlers->property)
+    if (!slot || !interface_name || !handlers || !handlers->method || !handlers->property ||
+        (n_properties > 0 && !properties))
         return -EINVAL;
-    mo_object *object = malloc(sizeof *object);
+    size_t n_members = 0;
+    while (members[n_members].type != _SD_BUS_VTABLE_END)
+        n_members++;
+
+    mo_object *object = calloc(1, sizeof *object);
     if (!object)
         return -ENOMEM;
     object->handlers = *handlers;
     object->interface = interface;
     object->context = context;
-    int r = sd_bus_add_object_vtable(bus, slot, path, name, vtable, object);
+    /* START, the properties, the members, END. */
+    object->vtable = calloc(n_properties + n_members + 2, sizeof *object->vtable);
+    object->strings = calloc(2 * n_properties + 1, sizeof *object->strings);
+    if (!object->vtable || !object->strings) {
+        mo_object_free(object);
+        return -ENOMEM;
+    }
+    size_t n = 0;
+    object->vtable[n++] = (sd_bus_vtable)SD_BUS_VTABLE_START(0);
+    for (size_t i = 0; i < n_properties; i++) {
+        char *name = strdup(properties[i].name);
+        char *signature = name ? strdup(properties[i].signature) : NULL;
+        if (name)
+            object->strings[object->n_strings++] = name;
+        if (signature)
+            object->strings[object->n_strings++] = signature;
+        if (!name || !signature) {
+            mo_object_free(object);
+            return -ENOMEM;
+        }
+        object->vtable[n++] = (sd_bus_vtable)SD_BUS_PROPERTY(
+            name, signature, mo_property_trampoline, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE);
+    }
+    memcpy(&object->vtable[n], members, n_members * sizeof *members);
+    n += n_members;
+    object->vtable[n] = (sd_bus_vtable)SD_BUS_VTABLE_END;
+
+    int r = sd_bus_add_object_vtable(bus, slot, path, interface_name, object->vtable, object);
     if (r < 0) {
-        free(object);
+        mo_object_free(object);
         return r;
     }
-    sd_bus_slot_set_destroy_callback(*slot, mo_object_free);
+    /* Cannot fail: the slot was just made and is ours. */
+    (void)sd_bus_slot_set_destroy_callback(*slot, mo_object_free);
     return r;
 }
 

@@ -1,10 +1,10 @@
 // The Swift client library of motion-orientationd, with the iOS MotionOrientation API shape.
-import CMotionShim
 import CSystemd
 import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import SystemdBus
 
 /// The device and interface orientation from motion-orientationd, for Swift programs.
 ///
@@ -145,6 +145,7 @@ public final class MotionOrientation: Sendable {
             thread.start()
         }
         var byte: UInt8 = 1
+        // A full pipe (EAGAIN) already holds a wake-up for the bus thread.
         _ = write(wakeWrite, &byte, 1)
     }
 
@@ -204,12 +205,14 @@ final class BusWorker {
     private var slots: [OpaquePointer] = []
     /// Whether this connection holds a claim with the daemon as it is now.
     private var claimed = false
-    private var reconnectTimer: OpaquePointer? = nil
-    /// Lets go of a dropped connection outside sd-bus's own dispatch.
-    private var dropSource: OpaquePointer? = nil
+    private var wakeSource: IOSource? = nil
+    private var reconnectTimer: EventTimer? = nil
+    /// Lets go of a dropped connection outside sd-bus's own dispatch (at once, on the
+    /// loop's next iteration).
+    private var dropTimer: EventTimer? = nil
     /// How long to wait before connecting again after the system bus went away.
     static let reconnectUsec: UInt64 = 1_000_000
-    static let callTimeoutUsec: UInt64 = 5_000_000
+    static let reconnectAccuracyUsec: UInt64 = 100_000
 
     init(owner: MotionOrientation, wakeFd: Int32) {
         self.owner = owner
@@ -218,22 +221,26 @@ final class BusWorker {
 
     /// Runs the loop for the life of the process.
     func run() {
+        // Without a loop there is no bus thread: the library stays at `unknown`, as it does
+        // without a daemon; a library has no log of its own to say so in.
         guard sd_event_new(&event) >= 0, let event else { return }
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        sd_event_add_io(
-            event, nil, wakeFd, UInt32(EPOLLIN.rawValue),
-            { _, fd, _, context in
+        reconnectTimer = EventTimer(event: event, accuracyUsec: BusWorker.reconnectAccuracyUsec) { [unowned self] in
+            self.connect()
+        }
+        dropTimer = EventTimer(event: event) { [unowned self] in self.dropConnection() }
+        do {
+            wakeSource = try IOSource(event: event, fd: wakeFd, what: "the wake-up pipe") { [unowned self] _ in
                 var buffer = [UInt8](repeating: 0, count: 64)
-                while read(fd, &buffer, buffer.count) > 0 {}
-                BusWorker.from(context).sync()
-                return 0
-            }, context)
+                // Drained to EAGAIN: the pipe is non-blocking, only the wake-up matters.
+                while read(self.wakeFd, &buffer, buffer.count) > 0 {}
+                self.sync()
+            }
+        } catch {
+            return  // as above: no loop to serve the caller's requests
+        }
         connect()
-        sd_event_loop(event)
-    }
-
-    static func from(_ context: UnsafeMutableRawPointer?) -> BusWorker {
-        Unmanaged<BusWorker>.fromOpaque(context!).takeUnretainedValue()
+        // Ends only on failure, and the thread then has nothing more to do.
+        _ = sd_event_loop(event)
     }
 
     // MARK: - The connection
@@ -247,62 +254,41 @@ final class BusWorker {
             return scheduleReconnect()
         }
         self.bus = bus
-        // PropertiesChanged rather than the two change signals: it names both orientations
-        // when both change, so the first notification's userInfo already has both.
-        match(
-            "type='signal',sender='\(MO_BUS_NAME)',path='\(MO_BUS_PATH)',"
-                + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(MO_BUS_INTERFACE)'"
-        ) { $0.changed($1) }
-        match(
-            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(MO_BUS_NAME)'"
-        ) { $0.ownerChanged($1) }
-        match(
-            "type='signal',path='/org/freedesktop/DBus/Local',interface='org.freedesktop.DBus.Local',member='Disconnected'"
-        ) { worker, _ in worker.disconnected() }
+        do throws(SystemError) {
+            // PropertiesChanged rather than the two change signals: it names both
+            // orientations when both change, so the first notification's userInfo already
+            // has both.
+            slots.append(
+                try Bus.matchPropertiesChanged(
+                    bus, sender: MotionOrientationBus.name, path: MotionOrientationBus.path,
+                    interface: MotionOrientationBus.interface
+                ) { [unowned self] in self.changed($0) })
+            slots.append(
+                try Bus.matchNameOwnerChanged(bus, name: MotionOrientationBus.name) { [unowned self] in
+                    self.ownerChanged($0)
+                })
+            slots.append(try Bus.matchDisconnected(bus) { [unowned self] in self.disconnected() })
+        } catch {
+            // A connection that cannot follow the daemon is no use: try a new one later.
+            dropConnection()
+            return
+        }
         claimed = false
         sync()
     }
 
-    /// Adds a match whose handler is a method of the worker; the slot lives with the bus.
-    private func match(_ rule: String, _ handler: @escaping (BusWorker, OpaquePointer) -> Void) {
-        guard let bus else { return }
-        let box = Unmanaged.passRetained(Handler { [unowned self] in handler(self, $0) })
-        var slot: OpaquePointer? = nil
-        let r = sd_bus_add_match(
-            bus, &slot, rule,
-            { message, context, _ in
-                Unmanaged<Handler>.fromOpaque(context!).takeUnretainedValue().handle(message!)
-                return 0
-            }, box.toOpaque())
-        guard r >= 0, let slot else {
-            box.release()
-            return
-        }
-        sd_bus_slot_set_destroy_callback(slot) { Unmanaged<Handler>.fromOpaque($0!).release() }
-        slots.append(slot)
-    }
-
     /// The connection dropped: let go of it outside sd-bus's dispatch, then reconnect.
     private func disconnected() {
-        if let dropSource {
-            sd_event_source_set_enabled(dropSource, Int32(SD_EVENT_ONESHOT))
-            return
-        }
-        // A defer source is one-shot: it runs once on the next loop iteration.
-        sd_event_add_defer(
-            event, &dropSource,
-            { _, context in
-                BusWorker.from(context).dropConnection()
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+        // Cannot fail but for lack of memory; the next disconnection tries again.
+        try? dropTimer?.arm(afterUsec: 0)
     }
 
     private func dropConnection() {
         for slot in slots { sd_bus_slot_unref(slot) }
         slots = []
         if let bus {
-            sd_bus_detach_event(bus)
+            // Fails only for a bus that is not attached; this one was, in connect().
+            _ = sd_bus_detach_event(bus)
             sd_bus_flush_close_unref(bus)
         }
         bus = nil
@@ -311,17 +297,8 @@ final class BusWorker {
     }
 
     private func scheduleReconnect() {
-        if let reconnectTimer {
-            sd_event_source_set_time_relative(reconnectTimer, BusWorker.reconnectUsec)
-            sd_event_source_set_enabled(reconnectTimer, Int32(SD_EVENT_ONESHOT))
-            return
-        }
-        sd_event_add_time_relative(
-            event, &reconnectTimer, clockid_t(CLOCK_MONOTONIC), BusWorker.reconnectUsec, 100_000,
-            { _, _, context in
-                BusWorker.from(context).connect()
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+        // Cannot fail but for lack of memory; then the library stays disconnected.
+        try? reconnectTimer?.arm(afterUsec: BusWorker.reconnectUsec)
     }
 
     // MARK: - Requests
@@ -330,19 +307,25 @@ final class BusWorker {
     func sync() {
         let (started, lowEnergy) = owner.takeRequests()
         for request in lowEnergy {
-            call("SetLowEnergyMode", argument: request.setting) { [owner] error in owner.complete(request, error) }
+            call("SetLowEnergyMode", argument: request.setting) { [owner] result in
+                owner.complete(request, result.failure)
+            }
         }
         guard bus != nil else { return }
         if started && !claimed {
             claimed = true
             // The reading comes first: with no claim the daemon answers from new samples,
             // right after a claim it would answer with what it announced last.
-            call("ReadOrientation") { [owner] error, reply in
-                guard error == nil, let reply else { return }
-                let device = BusWorker.readString(reply).flatMap(DeviceOrientation.init(name:))
-                let interface = BusWorker.readString(reply).flatMap(InterfaceOrientation.init(name:))
+            call("ReadOrientation") { [owner] result in
+                // A failed reading leaves the orientations as they are: the claim that
+                // follows brings the next change.
+                guard case .success(let reply) = result else { return }
+                let device = (try? Bus.readString(reply)).flatMap(DeviceOrientation.init(name:))
+                let interface = (try? Bus.readString(reply)).flatMap(InterfaceOrientation.init(name:))
                 owner.update(device: device, interface: interface)
             }
+            // The claim's reply says nothing the library could act on; a daemon that
+            // leaves and comes back is claimed again (ownerChanged).
             call("Start") { _ in }
         } else if !started && claimed {
             claimed = false
@@ -350,102 +333,64 @@ final class BusWorker {
         }
     }
 
-    private func call(_ method: String, argument: String? = nil, _ done: @escaping (MotionOrientationError?) -> Void) {
-        call(method, argument: argument) { error, _ in done(error) }
-    }
-
-    /// Calls a method of the daemon without blocking; `done` gets the error or the reply.
+    /// Calls a method of the daemon without blocking; `done` gets the reply or the error.
     private func call(
-        _ method: String, argument: String? = nil, _ done: @escaping (MotionOrientationError?, OpaquePointer?) -> Void
+        _ method: String, argument: String? = nil,
+        _ done: @escaping (Result<OpaquePointer, MotionOrientationError>) -> Void
     ) {
         guard let bus else {
-            return done(MotionOrientationError(name: "ENOTCONN", message: "not connected to the system bus"), nil)
+            return done(.failure(MotionOrientationError(name: "ENOTCONN", message: "not connected to the system bus")))
         }
-        var message: OpaquePointer? = nil
-        var r = sd_bus_message_new_method_call(bus, &message, MO_BUS_NAME, MO_BUS_PATH, MO_BUS_INTERFACE, method)
-        guard r >= 0, let message else { return done(BusWorker.errnoError(r), nil) }
-        defer { sd_bus_message_unref(message) }
-        if let argument {
-            r = argument.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
-            guard r >= 0 else { return done(BusWorker.errnoError(r), nil) }
-        }
-        let box = Unmanaged.passRetained(
-            Handler { reply in
-                if let failure = sd_bus_message_get_error(reply) {
-                    let name = failure.pointee.name.map { String(cString: $0) } ?? "unknown"
-                    let text = failure.pointee.message.map { String(cString: $0) } ?? name
-                    done(MotionOrientationError(name: name, message: text), nil)
-                } else {
-                    done(nil, reply)
-                }
-            })
-        r = sd_bus_call_async(
-            bus, nil, message,
-            { reply, context, _ in
-                let box = Unmanaged<Handler>.fromOpaque(context!)
-                box.takeUnretainedValue().handle(reply!)
-                box.release()
-                return 0
-            }, box.toOpaque(), BusWorker.callTimeoutUsec)
-        if r < 0 {
-            box.release()
-            done(BusWorker.errnoError(r), nil)
+        Bus.callAsync(
+            bus, service: MotionOrientationBus.name, path: MotionOrientationBus.path,
+            interface: MotionOrientationBus.interface, method: method,
+            arguments: { message in argument.map { Bus.append(message, string: $0) } ?? 0 }
+        ) { result in
+            done(result.mapError(BusWorker.error))
         }
     }
 
-    static func errnoError(_ r: Int32) -> MotionOrientationError {
-        MotionOrientationError(name: "errno \(-r)", message: String(cString: strerror(-r)))
-    }
-
-    static func readString(_ message: OpaquePointer) -> String? {
-        var pointer: UnsafePointer<CChar>? = nil
-        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &pointer) > 0, let pointer else {
-            return nil
+    /// The library's form of a failed call: the D-Bus error, or the errno of a call that
+    /// could not be made.
+    static func error(_ failure: BusError) -> MotionOrientationError {
+        guard let name = failure.name else {
+            return MotionOrientationError(
+                name: "errno \(failure.errno)", message: String(cString: strerror(failure.errno)))
         }
-        return String(cString: pointer)
+        return MotionOrientationError(name: name, message: failure.message ?? name)
     }
 
     // MARK: - Signals
 
     /// A `PropertiesChanged` of the daemon's interface: takes the orientations it names.
     private func changed(_ message: OpaquePointer) {
-        guard owner.isStarted, BusWorker.readString(message) == MO_BUS_INTERFACE,
-            sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "{sv}") > 0
-        else { return }
+        guard owner.isStarted else { return }
         var device: DeviceOrientation? = nil
         var interface: InterfaceOrientation? = nil
-        while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), "sv") > 0 {
-            let name = BusWorker.readString(message)
-            if name == "DeviceOrientation" || name == "InterfaceOrientation",
-                sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), "s") > 0
-            {
-                let value = BusWorker.readString(message) ?? ""
-                sd_bus_message_exit_container(message)
-                if name == "DeviceOrientation" {
-                    device = DeviceOrientation(name: value)
-                } else {
-                    interface = InterfaceOrientation(name: value)
-                }
-            } else {
-                sd_bus_message_skip(message, "v")
+        // What a malformed signal carried before the fault still counts, as it always did.
+        _ = try? Bus.readPropertiesChanged(message, interface: MotionOrientationBus.interface) {
+            name throws(SystemError) in
+            switch OrientationProperty(rawValue: name) {
+            case .deviceOrientation: device = DeviceOrientation(name: try Bus.readVariantString(message))
+            case .interfaceOrientation: interface = InterfaceOrientation(name: try Bus.readVariantString(message))
+            default: return false
             }
-            sd_bus_message_exit_container(message)
+            return true
         }
         owner.update(device: device, interface: interface)
     }
 
-    private func ownerChanged(_ message: OpaquePointer) {
-        guard BusWorker.readString(message) == MO_BUS_NAME, BusWorker.readString(message) != nil,
-            let newOwner = BusWorker.readString(message)
-        else { return }
+    private func ownerChanged(_ change: NameOwnerChange) {
         // The claim belonged to the daemon that left; a new one starts with none.
         claimed = false
-        if !newOwner.isEmpty { sync() }
+        if !change.newOwner.isEmpty { sync() }
     }
 }
 
-/// A Swift closure carried through sd-bus's `void *userdata`.
-final class Handler {
-    let handle: (OpaquePointer) -> Void
-    init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
+extension Result {
+    /// The error, if this is a failure.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
 }

@@ -1,6 +1,7 @@
 import CUdev
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// An accelerometer as found by discovery: where it is and how to turn its raw counts into
 /// a gravity vector in the frame of DESIGN.md section 3.
@@ -137,7 +138,7 @@ public enum AccelerometerDiscovery {
     static func attribute(_ syspath: String, _ file: String) -> String? {
         let path = "\(syspath)/\(file)"
         guard Sysfs.isReadable(path) else { return nil }
-        return try? Sysfs.read(path).trimmingWhitespace()
+        return try? String(Sysfs.read(path).trimmingASCIIWhitespace())
     }
 
     /// The device node of the device at `syspath`, if any.
@@ -161,17 +162,6 @@ public enum AccelerometerDiscovery {
         guard let device = udev_device_new_from_syspath(udev, syspath) else { return nil }
         defer { udev_device_unref(device) }
         return property(device, name)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing ASCII whitespace (no Foundation here).
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-            let last = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(self[first...last])
     }
 }
 

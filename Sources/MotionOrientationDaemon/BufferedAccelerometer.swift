@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// A buffered IIO accelerometer: the kernel pushes scans into `/dev/iio:deviceN` at the
 /// device's rate, and the event loop reads every scan (never a blocking read), decodes it
@@ -120,12 +121,12 @@ final class BufferedAccelerometer {
     private func pickTrigger() throws(SystemError) {
         let current = "\(syspath)/trigger/current_trigger"
         guard Sysfs.isReadable(current) else { return }
-        if !(try Sysfs.read(current).trimmingWhitespace()).isEmpty { return }
+        if !(try Sysfs.read(current).trimmingASCIIWhitespace()).isEmpty { return }
         let deviceName = info.name ?? ""
         let number = syspath.split(separator: "/").last.map { $0.replacingPrefix("iio:device") } ?? ""
         var names: [String] = []
         for trigger in Udev.devices(subsystem: "iio", sysname: "trigger*") {
-            if let name = try? Sysfs.read("\(trigger)/name").trimmingWhitespace() { names.append(name) }
+            if let name = try? String(Sysfs.read("\(trigger)/name").trimmingASCIIWhitespace()) { names.append(name) }
         }
         guard
             let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })
@@ -137,15 +138,21 @@ final class BufferedAccelerometer {
 
     private func readable(_ revents: UInt32) {
         while fd >= 0 {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                pending.append(contentsOf: buffer[0..<n])
-                continue
+            let n: Int
+            do throws(SystemError) {
+                n = try retryingInterrupted("read", path: devnode) {
+                    buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
+            } catch {
+                if error.errno == EAGAIN || error.errno == EWOULDBLOCK { break }
+                fail("\(error)")
+                return
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            fail(n == 0 ? "\(devnode): end of data" : "\(SystemError("read", path: devnode, errno: errno))")
-            return
+            if n == 0 {
+                fail("\(devnode): end of data")
+                return
+            }
+            pending.append(contentsOf: buffer[0..<n])
         }
         deliverScans()
         if revents & UInt32(EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {

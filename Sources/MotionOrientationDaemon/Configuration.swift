@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// Where the configuration lives (DESIGN.md section 5).
 public enum ConfigLocation {

@@ -2,6 +2,7 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// Seconds on the monotonic clock, the time base the estimator is fed with.
 public func monotonicSeconds() -> Double {
@@ -33,6 +34,8 @@ public final class Daemon {
     var claimants: Set<String> = []
     var claimWatch: OpaquePointer?
     var signalFilter: OpaquePointer?
+    /// Emissions that failed, each logged once until it works again.
+    var busProblems = ProblemLog()
     private var sampleTimer: OpaquePointer?
     /// When the thermal zones were last read (monotonic seconds); nil: read at the next
     /// reading. Zones are read along with a sensor reading, never on a wakeup of their own.
@@ -129,7 +132,7 @@ public final class Daemon {
             return 1
         }
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
-        Log.info("serving \(MO_BUS_NAME) on the system bus")
+        Log.info("serving \(MotionOrientationBus.name) on the system bus")
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
         buffered?.stop()
@@ -181,6 +184,7 @@ public final class Daemon {
             }
             do {
                 reader = try AccelerometerDiscovery.reader(for: info)
+                estimator.facesAvailable = info.mountMatrix.tellsFaceUpFromFaceDown
                 Log.info(
                     "using accelerometer \(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"
                 )
@@ -198,10 +202,10 @@ public final class Daemon {
             estimator.reset()
         }
         if (current == nil) != (previous == nil) {
-            emitPropertiesChanged(["HasAccelerometer"])
-            emitSensorProxyPropertiesChanged(["HasAccelerometer"])
+            emitPropertiesChanged([.hasAccelerometer])
+            emitSensorProxyPropertiesChanged([.hasAccelerometer])
         }
-        emitPropertiesChanged(["Sensor", "SensorChoice"])
+        emitPropertiesChanged([.sensor, .sensorChoice])
         if current == nil {
             Log.notice("no accelerometer; serving with HasAccelerometer=false and keeping the claims")
             announce(device: .unknown, interface: .unknown)
@@ -213,7 +217,7 @@ public final class Daemon {
             plan = .off
         }
         updateSampling()
-        if wasSampling && plan == .off { emitPropertiesChanged(["Active", "SampleIntervalMsec"]) }
+        if wasSampling && plan == .off { emitPropertiesChanged([.active, .sampleIntervalMsec]) }
     }
 
     /// A udev event for an IIO device or an input accelerometer: re-choose (an added, removed
@@ -241,7 +245,7 @@ public final class Daemon {
         acceptedEntries = loaded.acceptedEntries
         runtimeLowEnergy = nil
         if settings.estimator != previous.estimator {
-            estimator = OrientationEstimator(settings: settings.estimator)
+            estimator = OrientationEstimator(settings: settings.estimator, facesAvailable: estimator.facesAvailable)
         }
         if settings.allowedInterfaceOrientations != previous.allowedInterfaceOrientations {
             interfacePolicy = InterfaceOrientationPolicy(allowed: settings.allowedInterfaceOrientations)
@@ -253,7 +257,7 @@ public final class Daemon {
             takeAccelerometer(AccelerometerDiscovery.choose(settings))
         }
         updateSensorProxyCompatibility()
-        emitPropertiesChanged(["LowEnergyModeSetting"])
+        emitPropertiesChanged([.lowEnergyModeSetting])
         energy?.refreshBatteries()
         updateEnergy()
     }
@@ -274,7 +278,7 @@ public final class Daemon {
                 reasons.isEmpty
                     ? "low energy mode off" : "low energy mode on: \(reasons.map(\.rawValue).joined(separator: ", "))")
             emitPropertiesChanged(
-                wasLow != !reasons.isEmpty ? ["LowEnergyMode", "LowEnergyReasons"] : ["LowEnergyReasons"])
+                wasLow != !reasons.isEmpty ? [.lowEnergyMode, .lowEnergyReasons] : [.lowEnergyReasons])
         }
         updateSampling()
     }
@@ -285,7 +289,7 @@ public final class Daemon {
         let after = thermal.update(thermalZones.read())
         guard after != before else { return }
         Log.info("thermal state \(after.rawValue)")
-        emitPropertiesChanged(["ThermalState"])
+        emitPropertiesChanged([.thermalState])
         updateEnergy()
     }
 
@@ -329,7 +333,7 @@ public final class Daemon {
         }
         if !pendingReads.isEmpty { armReadTimeout() }
         emitPropertiesChanged(
-            (previous == .off) != (next == .off) ? ["Active", "SampleIntervalMsec"] : ["SampleIntervalMsec"])
+            (previous == .off) != (next == .off) ? [.active, .sampleIntervalMsec] : [.sampleIntervalMsec])
     }
 
     /// Stops the timers and the buffer without touching the plan (the caller re-plans).
@@ -458,22 +462,17 @@ public final class Daemon {
         interfaceOrientation = interface
         Log.info("device orientation \(device.name), interface orientation \(interface.name)")
         emitPropertiesChanged(
-            (deviceChanged ? ["DeviceOrientation"] : []) + (interfaceChanged ? ["InterfaceOrientation"] : []))
+            (deviceChanged ? [.deviceOrientation] : []) + (interfaceChanged ? [.interfaceOrientation] : []))
         if device.isUpright && device != lastUprightDevice {
             lastUprightDevice = device
             // Some iio-sensor-proxy clients read only the first entry: the orientation.
-            emitSensorProxyPropertiesChanged(["AccelerometerOrientation"])
+            emitSensorProxyPropertiesChanged([.accelerometerOrientation])
         }
-        guard let bus else { return }
         if deviceChanged {
-            Bus.emitSignal(
-                bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "DeviceOrientationChanged",
-                name: device.name, value: device.rawValue)
+            emitOrientationSignal("DeviceOrientationChanged", name: device.name, value: device.rawValue)
         }
         if interfaceChanged {
-            Bus.emitSignal(
-                bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, member: "InterfaceOrientationChanged",
-                name: interface.name, value: interface.rawValue)
+            emitOrientationSignal("InterfaceOrientationChanged", name: interface.name, value: interface.rawValue)
         }
     }
 
@@ -482,7 +481,7 @@ public final class Daemon {
         let tilt = SensorProxyCompatibility.tilt(device: deviceOrientation, gravity: estimator.filteredGravity)
         guard tilt != sensorProxyTilt else { return }
         sensorProxyTilt = tilt
-        emitSensorProxyPropertiesChanged(["AccelerometerTilt"])
+        emitSensorProxyPropertiesChanged([.accelerometerTilt])
     }
 
     /// After suspend: nothing decided before the sleep may be announced as fresh.

@@ -2,14 +2,17 @@ import CMotionShim
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// The daemon's object on the bus: properties, methods, claims.
 extension Daemon {
     func setUpBus() throws(SystemError) {
         var r = sd_bus_open_system(&bus)
         guard r >= 0 else { throw SystemError("connecting to the system bus", errno: r) }
-        r = addObject(MO_BUS_PATH, MO_INTERFACE_ORIENTATION, slot: &objectSlot)
-        guard r >= 0 else { throw SystemError("registering \(MO_BUS_PATH)", errno: r) }
+        r = addObject(
+            MotionOrientationBus.path, MotionOrientationBus.interface, MO_INTERFACE_ORIENTATION,
+            OrientationProperty.self, slot: &objectSlot)
+        guard r >= 0 else { throw SystemError("registering \(MotionOrientationBus.path)", errno: r) }
         r = sd_bus_attach_event(bus, event, 0)
         guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
         // Losing the bus ends the loop; run() then exits non-zero for systemd to restart us.
@@ -24,24 +27,18 @@ extension Daemon {
                 var type: UInt8 = 0
                 guard let message, sd_bus_message_get_type(message, &type) >= 0 else { return 0 }
                 guard type == UInt8(SD_BUS_MESSAGE_SIGNAL), sd_bus_message_get_destination(message) != nil,
-                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != "org.freedesktop.DBus"
+                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != FreedesktopBus.name
                 else { return 0 }
                 return 1
             }, nil)
         guard r >= 0 else { throw SystemError("sd_bus_add_filter", errno: r) }
         // Claims end when their client leaves the bus: one watch for everyone (a match per
         // client would run into the bus's limit on match rules per connection).
-        claimWatch = try Bus.addMatch(
-            bus!,
-            rule: "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                + "interface='org.freedesktop.DBus',member='NameOwnerChanged'"
-        ) { [unowned self] message in
-            guard let name = try? Bus.readString(message), name.utf8.first == UInt8(ascii: ":"),
-                self.claimants.contains(name),
-                (try? Bus.readString(message)) != nil, (try? Bus.readString(message)) == ""
+        claimWatch = try Bus.matchNameOwnerChanged(bus!) { [unowned self] change in
+            guard change.name.utf8.first == UInt8(ascii: ":"), change.newOwner.isEmpty,
+                self.claimants.remove(change.name) != nil
             else { return }
-            self.claimants.remove(name)
-            Log.debug("claim of \(name) ended: it left the bus")
+            Log.debug("claim of \(change.name) ended: it left the bus")
             self.updateSampling()
         }
     }
@@ -49,12 +46,15 @@ extension Daemon {
     /// Takes the bus name, last, once everything it promises is in place (Type=dbus: from
     /// here on systemd counts the service as started).
     func requestName() throws(SystemError) {
-        let r = sd_bus_request_name(bus, MO_BUS_NAME, 0)
-        guard r >= 0 else { throw SystemError("acquiring the bus name \(MO_BUS_NAME)", errno: r) }
+        let r = sd_bus_request_name(bus, MotionOrientationBus.name, 0)
+        guard r >= 0 else { throw SystemError("acquiring the bus name \(MotionOrientationBus.name)", errno: r) }
     }
 
-    /// Serves one of the shim's interfaces at `path`, dispatching to this daemon.
-    private func addObject(_ path: String, _ interface: mo_interface, slot: inout OpaquePointer?) -> Int32 {
+    /// Serves one of the shim's interfaces at `path`, with the properties `Property` names,
+    /// dispatching to this daemon.
+    private func addObject<Property: BusProperty>(
+        _ path: String, _ name: String, _ interface: mo_interface, _: Property.Type, slot: inout OpaquePointer?
+    ) -> Int32 {
         var handlers = mo_object_handlers(
             method: { context, interface, member, call, error in
                 Daemon.from(context).handleMethod(interface, String(cString: member!), call: call!, error: error!)
@@ -62,7 +62,18 @@ extension Daemon {
             property: { context, interface, property, reply, _ in
                 Daemon.from(context).appendProperty(interface, String(cString: property!), to: reply!)
             })
-        return mo_bus_add_object(bus, &slot, path, interface, &handlers, unmanaged)
+        // The shim copies the strings: they need to live only for the call.
+        let cStrings = Property.allCases.map { (strdup($0.rawValue), strdup($0.signature)) }
+        defer {
+            cStrings.forEach {
+                free($0.0)
+                free($0.1)
+            }
+        }
+        guard cStrings.allSatisfy({ $0.0 != nil && $0.1 != nil }) else { return -ENOMEM }
+        let properties = cStrings.map { mo_property(name: $0.0, signature: $0.1) }
+        return mo_bus_add_object(
+            bus, &slot, path, name, interface, properties, properties.count, &handlers, unmanaged)
     }
 
     /// Serves or withdraws iio-sensor-proxy's name and objects as `[Compatibility]
@@ -73,80 +84,116 @@ extension Daemon {
         if !wanted {
             sensorProxySlots.forEach { sd_bus_slot_unref($0) }
             sensorProxySlots = []
-            sd_bus_release_name(bus, MO_SENSOR_PROXY_NAME)
-            Log.info("no longer serving \(MO_SENSOR_PROXY_NAME)")
+            let r = sd_bus_release_name(bus, SensorProxyBus.name)
+            if r < 0 {
+                Log.warning("releasing \(SensorProxyBus.name): \(SystemError("sd_bus_release_name", errno: r))")
+            }
+            Log.info("no longer serving \(SensorProxyBus.name)")
             return
         }
-        for (path, interface) in [
-            (MO_SENSOR_PROXY_PATH, MO_INTERFACE_SENSOR_PROXY),
-            (MO_SENSOR_PROXY_COMPASS_PATH, MO_INTERFACE_SENSOR_PROXY_COMPASS),
-        ] {
+        for path in [SensorProxyBus.path, SensorProxyBus.compassPath] {
             var slot: OpaquePointer? = nil
-            let r = addObject(path, interface, slot: &slot)
+            let r =
+                path == SensorProxyBus.path
+                ? addObject(
+                    path, SensorProxyBus.interface, MO_INTERFACE_SENSOR_PROXY, SensorProxyProperty.self, slot: &slot)
+                : addObject(
+                    path, SensorProxyBus.compassInterface, MO_INTERFACE_SENSOR_PROXY_COMPASS,
+                    SensorProxyCompassProperty.self, slot: &slot)
             guard r >= 0, let slot else {
                 Log.error("cannot serve \(path): \(SystemError("sd_bus_add_object_vtable", errno: r))")
                 continue
             }
             sensorProxySlots.append(slot)
         }
-        let r = sd_bus_request_name(bus, MO_SENSOR_PROXY_NAME, 0)
+        let r = sd_bus_request_name(bus, SensorProxyBus.name, 0)
         if r < 0 {
             Log.error(
-                "cannot own \(MO_SENSOR_PROXY_NAME) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
+                "cannot own \(SensorProxyBus.name) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
             )
         } else {
-            Log.info("also serving \(MO_SENSOR_PROXY_NAME) for iio-sensor-proxy clients")
+            Log.info("also serving \(SensorProxyBus.name) for iio-sensor-proxy clients")
         }
     }
 
     /// Announces changed properties of the compatibility interface, if it is served.
-    func emitSensorProxyPropertiesChanged(_ names: [String]) {
+    func emitSensorProxyPropertiesChanged(_ properties: [SensorProxyProperty]) {
         guard let bus, !sensorProxySlots.isEmpty else { return }
-        Bus.emitPropertiesChanged(bus, path: MO_SENSOR_PROXY_PATH, interface: MO_SENSOR_PROXY_INTERFACE, names: names)
+        report(
+            Bus.emitPropertiesChanged(bus, path: SensorProxyBus.path, interface: SensorProxyBus.interface, properties),
+            "PropertiesChanged of \(SensorProxyBus.interface)")
     }
 
-    func emitPropertiesChanged(_ names: [String]) {
+    /// Announces changed properties of the daemon's interface.
+    func emitPropertiesChanged(_ properties: [OrientationProperty]) {
         guard let bus else { return }
-        Bus.emitPropertiesChanged(bus, path: MO_BUS_PATH, interface: MO_BUS_INTERFACE, names: names)
+        report(
+            Bus.emitPropertiesChanged(
+                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, properties),
+            "PropertiesChanged of \(MotionOrientationBus.interface)")
     }
 
-    private func appendProperty(_ interface: mo_interface, _ property: String, to reply: OpaquePointer) -> Int32 {
+    /// Emits `DeviceOrientationChanged` or `InterfaceOrientationChanged`.
+    func emitOrientationSignal(_ member: String, name: String, value: UInt32) {
+        guard let bus else { return }
+        report(
+            Bus.emitSignal(
+                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, member: member,
+                name: name, value: value), member)
+    }
+
+    /// Logs a failed emission once (until one succeeds again): a client misses news, the
+    /// daemon goes on.
+    private func report(_ r: Int32, _ what: String) {
+        if r < 0 {
+            busProblems.report(what, "cannot emit \(what): \(SystemError("sd_bus_send", errno: r))")
+        } else {
+            busProblems.resolve(what)
+        }
+    }
+
+    private func appendProperty(_ interface: mo_interface, _ name: String, to reply: OpaquePointer) -> Int32 {
         switch interface {
-        case MO_INTERFACE_SENSOR_PROXY: return appendSensorProxyProperty(property, to: reply)
+        case MO_INTERFACE_SENSOR_PROXY:
+            guard let property = SensorProxyProperty(rawValue: name) else { return -ENOENT }
+            return appendSensorProxyProperty(property, to: reply)
         case MO_INTERFACE_SENSOR_PROXY_COMPASS:
             // No compass: HasCompass false, and iio-sensor-proxy's "unset" heading.
-            return property == "HasCompass" ? Bus.append(reply, bool: false) : Bus.append(reply, double: -1)
+            switch SensorProxyCompassProperty(rawValue: name) {
+            case .hasCompass: return Bus.append(reply, bool: false)
+            case .compassHeading: return Bus.append(reply, double: -1)
+            case nil: return -ENOENT
+            }
         default: break
         }
+        guard let property = OrientationProperty(rawValue: name) else { return -ENOENT }
         switch property {
-        case "DeviceOrientation": return Bus.append(reply, string: deviceOrientation.name)
-        case "InterfaceOrientation": return Bus.append(reply, string: interfaceOrientation.name)
-        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
-        case "Sensor": return Bus.append(reply, string: reader?.info.syspath ?? "")
-        case "SensorChoice": return Bus.append(reply, string: sensorChoice)
-        case "Active": return Bus.append(reply, bool: plan != .off)
-        case "LowEnergyMode": return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
-        case "LowEnergyModeSetting":
+        case .deviceOrientation: return Bus.append(reply, string: deviceOrientation.name)
+        case .interfaceOrientation: return Bus.append(reply, string: interfaceOrientation.name)
+        case .hasAccelerometer: return Bus.append(reply, bool: reader != nil)
+        case .sensor: return Bus.append(reply, string: reader?.info.syspath ?? "")
+        case .sensorChoice: return Bus.append(reply, string: sensorChoice)
+        case .active: return Bus.append(reply, bool: plan != .off)
+        case .lowEnergyMode: return Bus.append(reply, bool: !lowEnergyReasons.isEmpty)
+        case .lowEnergyModeSetting:
             return Bus.append(reply, string: (runtimeLowEnergy ?? settings.lowEnergyMode).rawValue)
-        case "LowEnergyReasons": return Bus.append(reply, strings: lowEnergyReasons.map(\.rawValue))
-        case "ThermalState": return Bus.append(reply, string: thermal.state.rawValue)
-        case "SampleIntervalMsec": return Bus.append(reply, uint32: plan.intervalMsec)
-        default: return -ENOENT
+        case .lowEnergyReasons: return Bus.append(reply, strings: lowEnergyReasons.map(\.rawValue))
+        case .thermalState: return Bus.append(reply, string: thermal.state.rawValue)
+        case .sampleIntervalMsec: return Bus.append(reply, uint32: plan.intervalMsec)
         }
     }
 
     /// iio-sensor-proxy's properties: the accelerometer from our decisions; no light or
     /// proximity sensor.
-    private func appendSensorProxyProperty(_ property: String, to reply: OpaquePointer) -> Int32 {
+    private func appendSensorProxyProperty(_ property: SensorProxyProperty, to reply: OpaquePointer) -> Int32 {
         switch property {
-        case "HasAccelerometer": return Bus.append(reply, bool: reader != nil)
-        case "AccelerometerOrientation":
+        case .hasAccelerometer: return Bus.append(reply, bool: reader != nil)
+        case .accelerometerOrientation:
             return Bus.append(reply, string: SensorProxyCompatibility.orientation(lastUprightDevice))
-        case "AccelerometerTilt": return Bus.append(reply, string: sensorProxyTilt)
-        case "HasAmbientLight", "HasProximity", "ProximityNear": return Bus.append(reply, bool: false)
-        case "LightLevelUnit": return Bus.append(reply, string: "lux")
-        case "LightLevel": return Bus.append(reply, double: 0)
-        default: return -ENOENT
+        case .accelerometerTilt: return Bus.append(reply, string: sensorProxyTilt)
+        case .hasAmbientLight, .hasProximity, .proximityNear: return Bus.append(reply, bool: false)
+        case .lightLevelUnit: return Bus.append(reply, string: "lux")
+        case .lightLevel: return Bus.append(reply, double: 0)
         }
     }
 
@@ -210,7 +257,7 @@ extension Daemon {
         }
         Log.info("low energy mode set to \(word) by \(sender(of: call)) until the next reload")
         runtimeLowEnergy = setting
-        emitPropertiesChanged(["LowEnergyModeSetting"])
+        emitPropertiesChanged([.lowEnergyModeSetting])
         updateEnergy()
         return Bus.reply(to: call)
     }

@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// What the rest of the system says about energy: power-profiles-daemon's profile, the
 /// batteries, logind's suspend and lid, UPower's lid. All followed through signals and

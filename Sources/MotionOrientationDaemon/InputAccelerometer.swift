@@ -1,6 +1,7 @@
 import CMotionShim
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// An input-subsystem accelerometer (`ID_INPUT_ACCELEROMETER=1`), the fallback source for
 /// older tablets whose driver reports through evdev (`/dev/input/eventN`) instead of IIO.
@@ -116,7 +117,7 @@ final class InputPollInterval {
         let directory = "\(syspath)/device"
         func number(_ name: String) -> UInt32? {
             guard let text = try? Sysfs.read("\(directory)/\(name)") else { return nil }
-            return UInt32(text.trimmingWhitespace())
+            return UInt32(text.trimmingASCIIWhitespace())
         }
         guard let original = number("poll") else { return nil }
         let low = number("min") ?? 1

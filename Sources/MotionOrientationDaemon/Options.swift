@@ -1,6 +1,3 @@
-/// The daemon's version, printed by `--version`.
-public let motionOrientationVersion = "0.1.0"
-
 /// The daemon's command line.
 public struct DaemonOptions: Equatable, Sendable {
     /// The main configuration file; `--config` replaces it.

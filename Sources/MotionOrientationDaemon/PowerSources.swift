@@ -1,20 +1,21 @@
 import OrientationCore
+import SystemdBus
 
 /// The system's batteries, read from `/sys/class/power_supply` when udev reports a change.
 /// Peripheral batteries (a mouse's, `scope` = `Device`) do not count.
-public struct PowerSupplies {
+struct PowerSupplies {
     private var problems = ProblemLog()
 
-    public init() {}
+    init() {}
 
-    public mutating func batteries() -> [BatteryReading] {
+    mutating func batteries() -> [BatteryReading] {
         var readings: [BatteryReading] = []
         for syspath in Udev.devices(subsystem: "power_supply") {
-            guard (try? Sysfs.read("\(syspath)/type").trimmingWhitespace()) == "Battery",
-                (try? Sysfs.read("\(syspath)/scope").trimmingWhitespace()) != "Device"
+            guard (try? Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace()) == "Battery",
+                (try? Sysfs.read("\(syspath)/scope").trimmingASCIIWhitespace()) != "Device"
             else { continue }
             do {
-                let status = try Sysfs.read("\(syspath)/status").trimmingWhitespace()
+                let status = try String(Sysfs.read("\(syspath)/status").trimmingASCIIWhitespace())
                 var capacity: Int? = nil
                 let capacityPath = "\(syspath)/capacity"
                 if Sysfs.isReadable(capacityPath) {
@@ -37,26 +38,26 @@ public struct PowerSupplies {
 
 /// The thermal zones of `/sys/class/thermal`, read on demand (only while sampling).
 /// An unreadable zone is skipped with one message.
-public struct ThermalZones {
+struct ThermalZones {
     private var problems = ProblemLog()
     /// Trip points are numbered from 0; no zone has anywhere near this many.
     static let maximumTripPoints = 32
 
-    public init() {}
+    init() {}
 
     /// Readings keyed by zone name (`thermal_zone0`).
-    public mutating func read() -> [String: ThermalZoneReading] {
+    mutating func read() -> [String: ThermalZoneReading] {
         var readings: [String: ThermalZoneReading] = [:]
         for syspath in Udev.devices(subsystem: "thermal", sysname: "thermal_zone*") {
             let zone = String(syspath.split(separator: "/").last ?? "")
             do {
-                let type = try Sysfs.read("\(syspath)/type").trimmingWhitespace()
+                let type = try String(Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace())
                 let temperature = try millidegrees("\(syspath)/temp")
                 var trips: [TripPoint] = []
                 for index in 0..<ThermalZones.maximumTripPoints {
                     let tempPath = "\(syspath)/trip_point_\(index)_temp"
                     guard Sysfs.isReadable(tempPath) else { break }
-                    let tripType = try Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingWhitespace()
+                    let tripType = try String(Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingASCIIWhitespace())
                     trips.append(
                         TripPoint(temperature: try millidegrees(tempPath), type: TripPointType(sysfs: tripType)))
                 }

@@ -1,4 +1,5 @@
 import CSystemd
+import SystemdBus
 
 /// A property of another service on the bus, followed without polling: read once when the
 /// service is (or comes) on the bus, then updated from its `PropertiesChanged` signals, and
@@ -21,6 +22,8 @@ final class RemoteProperty {
     var onChange: () -> Void = {}
     private let bus: OpaquePointer
     private var slots: [OpaquePointer] = []
+    /// A value of the wrong type, reported once.
+    private var problems = ProblemLog()
 
     init(
         bus: OpaquePointer, service: String, path: String, interface: String, property: String, kind: Kind
@@ -32,16 +35,17 @@ final class RemoteProperty {
         self.property = property
         self.kind = kind
         slots.append(
-            try Bus.matchSignal(
-                bus, sender: service, path: path, interface: "org.freedesktop.DBus.Properties",
-                member: "PropertiesChanged"
-            ) { [unowned self] message in self.propertiesChanged(message) })
+            try Bus.matchPropertiesChanged(bus, sender: service, path: path, interface: interface) {
+                [unowned self] message in self.propertiesChanged(message)
+            })
         slots.append(
-            try Bus.addMatch(
-                bus,
-                rule: "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                    + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'"
-            ) { [unowned self] message in self.ownerChanged(message) })
+            try Bus.matchNameOwnerChanged(bus, name: service) { [unowned self] change in
+                if change.newOwner.isEmpty {
+                    self.update(nil)
+                } else {
+                    self.fetch()
+                }
+            })
         fetch()
     }
 
@@ -50,57 +54,69 @@ final class RemoteProperty {
     /// Asks the service for the current value.
     func fetch() {
         Bus.getPropertyAsync(bus, service: service, path: path, interface: interface, property: property) {
-            [weak self] reply in
+            [weak self] result in
             guard let self else { return }
-            guard let reply, !Bus.isError(reply) else { return self.update(nil) }
-            self.update(try? self.readValue(reply))
+            switch result {
+            case .success(let reply): self.update(self.readValue(reply))
+            case .failure(let error):
+                // An absent service (or one without the property) is the usual case.
+                Log.debug("\(self.service) \(self.property): \(error)")
+                self.update(nil)
+            }
         }
     }
 
-    private func readValue(_ message: OpaquePointer) throws(SystemError) -> Value {
+    /// The signature our kind of value has on the bus.
+    private var signature: String {
         switch kind {
-        case .string: return .string(try Bus.readVariantString(message))
-        case .boolean: return .boolean(try Bus.readVariantBool(message))
+        case .string: "s"
+        case .boolean: "b"
         }
     }
+
+    /// Reads the value's variant; a value of another type than ours is logged once (the
+    /// service is not what we take it for) and counts as absent.
+    private func readValue(_ message: OpaquePointer) -> Value? {
+        do throws(SystemError) {
+            let value: Value
+            switch kind {
+            case .string: value = .string(try Bus.readVariantString(message))
+            case .boolean: value = .boolean(try Bus.readVariantBool(message))
+            }
+            problems.resolve(source)
+            return value
+        } catch {
+            let got = (try? Bus.peekVariant(message)) ?? "an unreadable value"
+            problems.report(
+                source, "\(source): expected a value of type \(signature), got \(got) (\(error)); taking it as absent")
+            return nil
+        }
+    }
+
+    /// Names the property in messages: `service interface.property`.
+    private var source: String { "\(service) \(interface).\(property)" }
 
     private func propertiesChanged(_ message: OpaquePointer) {
-        guard (try? Bus.readString(message)) == interface else { return }
         var changed: Value?? = nil
+        var invalidated = false
         do {
-            try Bus.forEachChangedProperty(message) { name throws(SystemError) in
-                guard name == property else { return false }
-                changed = .some(try readValue(message))
-                return true
-            }
+            try Bus.readPropertiesChanged(
+                message, interface: interface,
+                changed: { name throws(SystemError) in
+                    guard name == property else { return false }
+                    // A value of the wrong type counts as absent (logged); it is left
+                    // unread, to be skipped.
+                    let value = readValue(message)
+                    changed = .some(value)
+                    return value != nil
+                }, invalidated: { name in if name == property { invalidated = true } })
         } catch {
             Log.warning("\(service): malformed PropertiesChanged: \(error)")
             return
         }
         if let changed {
             update(changed)
-        } else if invalidates(message) {
-            fetch()
-        }
-    }
-
-    /// Whether the invalidated-properties list of a `PropertiesChanged` names ours.
-    private func invalidates(_ message: OpaquePointer) -> Bool {
-        guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "s") > 0 else { return false }
-        defer { sd_bus_message_exit_container(message) }
-        while let name = try? Bus.readString(message) {
-            if name == property { return true }
-        }
-        return false
-    }
-
-    private func ownerChanged(_ message: OpaquePointer) {
-        guard (try? Bus.readString(message)) == service, (try? Bus.readString(message)) != nil,
-            let newOwner = try? Bus.readString(message)
-        else { return }
-        if newOwner.isEmpty {
-            update(nil)
-        } else {
+        } else if invalidated {
             fetch()
         }
     }

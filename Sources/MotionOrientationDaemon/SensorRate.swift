@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+import SystemdBus
 
 /// A device attribute we set while we use the device and give back when we let go of it
 /// (on exit, or when the device object goes). A device that refuses the write (or a read-only
@@ -53,7 +54,7 @@ final class SensorRate {
     init?(syspath: String) {
         for prefix in ["", "in_accel_"] {
             let path = "\(syspath)/\(prefix)sampling_frequency"
-            guard let original = try? Sysfs.read(path).trimmingWhitespace(), !original.isEmpty,
+            guard let original = try? String(Sysfs.read(path).trimmingASCIIWhitespace()), !original.isEmpty,
                 let text = try? Sysfs.read("\(path)_available"),
                 let available = SamplingFrequency.parseAvailable(text)
             else { continue }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemdBus
 
 /// Reading sysfs attribute files directly. libudev's `udev_device_get_sysattr_value`
 /// caches values, so files that change (channel readings) are read here instead.
@@ -34,10 +35,8 @@ public enum Sysfs {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path: path, errno: errno)
+            let n = try retryingInterrupted("read", path: path) {
+                chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
@@ -84,10 +83,7 @@ public final class SysfsChannel {
 
     /// The current text of the attribute, valid until the next read.
     public func read() throws(SystemError) -> UnsafeRawBufferPointer {
-        while true {
-            let n = pread(fd, buffer.baseAddress, buffer.count, 0)
-            if n >= 0 { return UnsafeRawBufferPointer(rebasing: buffer[0..<n]) }
-            if errno != EINTR { throw SystemError("read", path: path, errno: errno) }
-        }
+        let n = try retryingInterrupted("read", path: path) { pread(fd, buffer.baseAddress, buffer.count, 0) }
+        return UnsafeRawBufferPointer(rebasing: buffer[0..<n])
     }
 }

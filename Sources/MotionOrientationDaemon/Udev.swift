@@ -1,6 +1,7 @@
 import CSystemd
 import CUdev
 import Glibc
+import SystemdBus
 
 /// The udev context of the process, and the devices of a subsystem.
 public enum Udev {

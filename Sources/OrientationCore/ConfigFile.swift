@@ -52,7 +52,7 @@ public enum ConfigFile {
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            let line = trim(rawLine)
+            let line = String(rawLine.trimmingASCIIWhitespace())
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {
@@ -60,15 +60,15 @@ public enum ConfigFile {
                     section = nil
                     continue
                 }
-                section = trim(line.dropFirst().dropLast())
+                section = String(line.dropFirst().dropLast().trimmingASCIIWhitespace())
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
                 diagnostics.append(.init(file: file, line: number, message: "expected Key=Value, found '\(line)'"))
                 continue
             }
-            let key = trim(line[..<equals])
-            let value = trim(line[line.index(after: equals)...])
+            let key = String(line[..<equals].trimmingASCIIWhitespace())
+            let value = String(line[line.index(after: equals)...].trimmingASCIIWhitespace())
             guard !key.isEmpty else {
                 diagnostics.append(.init(file: file, line: number, message: "missing key before '='"))
                 continue
@@ -82,12 +82,17 @@ public enum ConfigFile {
         }
         return (entries, diagnostics)
     }
+}
 
-    static func trim(_ text: some StringProtocol) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }),
-            let last = text.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(text[first...last])
+extension ConfigFile {
+    /// Reads a boolean the way systemd does (`parse_boolean()`): `1`, `yes`, `y`, `true`, `t`,
+    /// `on` are true; `0`, `no`, `n`, `false`, `f`, `off` are false; letters in any case; nil
+    /// for anything else. Surrounding spaces are ignored.
+    public static func parseBoolean(_ text: String) -> Bool? {
+        switch text.trimmingASCIIWhitespace().lowercased() {
+        case "1", "yes", "y", "true", "t", "on": true
+        case "0", "no", "n", "false", "f", "off": false
+        default: nil
+        }
     }
 }

@@ -89,15 +89,7 @@ public enum BatteryPolicy {
     public static func isLow(_ batteries: [BatteryReading], thresholdPercent: Int) -> Bool {
         batteries.contains { battery in
             guard let capacity = battery.capacity else { return false }
-            return trimmed(battery.status) == "Discharging" && capacity <= thresholdPercent
+            return battery.status.trimmingASCIIWhitespace() == "Discharging" && capacity <= thresholdPercent
         }
-    }
-
-    static func trimmed(_ text: String) -> Substring {
-        let isPadding: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\0" }
-        guard let first = text.firstIndex(where: { !isPadding($0) }),
-            let last = text.lastIndex(where: { !isPadding($0) })
-        else { return "" }
-        return text[first...last]
     }
 }

@@ -93,7 +93,7 @@ public struct IIOScanType: Equatable, Sendable {
     /// storage (a whole number of bytes, 8 to 64 bits, so that an element fits an Int64), that
     /// realBits <= storageBits and shift + realBits <= storageBits.
     public init(parsing text: String) throws(IIOScanTypeError) {
-        let token = NumberText.trimmed(text)
+        let token = text.trimmingASCIIWhitespace()
         if token.isEmpty { throw .empty }
         let bytes = Array(token.utf8)
         let excerpt = NumberText.excerpt(token)

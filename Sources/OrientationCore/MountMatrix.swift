@@ -12,6 +12,9 @@ public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertibl
     case allZeroRow(Int)
     /// A "nan"/"inf" token or a number too large for a Double.
     case notFinite
+    /// The x and y rows point the same way (or opposite ways): no upright orientation could be
+    /// told from such a matrix.
+    case parallelUprightRows
 
     /// A one-line English explanation; row numbers are 1-based here.
     public var description: String {
@@ -23,6 +26,7 @@ public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertibl
         case .notANumber(let token): "mount matrix entry is not a number: \"\(token)\""
         case .allZeroRow(let row): "mount matrix row \(row + 1) is all zeros"
         case .notFinite: "mount matrix entry is not finite"
+        case .parallelUprightRows: "mount matrix rows 1 and 2 (x and y) are parallel"
         }
     }
 }
@@ -30,6 +34,14 @@ public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertibl
 /// The 3x3 matrix that turns raw sensor axes into the device frame of DESIGN.md section 3:
 /// corrected = M * raw, with the rows as written in udev's `ACCEL_MOUNT_MATRIX` or the kernel's
 /// `mount_matrix` attribute.
+///
+/// A singular matrix whose z row repeats (or follows from) the x and y rows, as two entries of
+/// systemd's hwdb have (the Bush Windows tablet and the Hometech Wi101 repeat a row), is read
+/// for what it can tell: its x and y rows give the in-plane reading, as iio-sensor-proxy relies
+/// on them, and `apply` makes up the z component from the part of the reading that lies
+/// outside the screen plane, whose size is known but not its sign. Such a matrix tells how far
+/// the device leans back but not whether the screen faces up or down (`tellsFaceUpFromFaceDown`
+/// is false).
 public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
     /// The three rows, in the order written.
     public var rows: (Vector3, Vector3, Vector3)
@@ -49,14 +61,15 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
     /// "1, 0, 0; 0, 1, 0; 0, 0, 1\n" works), numbers are locale-independent decimals (`.` only,
     /// optional sign and exponent). Checks, in this order: empty text (`wrongCount(found: 0)`),
     /// each token (`notANumber`, `notFinite`), the count (`wrongCount`), the shape
-    /// (`wrongRowCount`, `wrongRowLength`), then rows of zeros (`allZeroRow`).
+    /// (`wrongRowCount`, `wrongRowLength`), then rows of zeros (`allZeroRow`), then x and y rows
+    /// that are parallel (`parallelUprightRows`).
     public init(parsing text: String) throws(MountMatrixError) {
-        if NumberText.trimmed(text).isEmpty { throw .wrongCount(found: 0) }
+        if text.trimmingASCIIWhitespace().isEmpty { throw .wrongCount(found: 0) }
         var values: [[Double]] = []
         for rowText in text.split(separator: ";", omittingEmptySubsequences: false) {
             var row: [Double] = []
             for field in rowText.split(separator: ",", omittingEmptySubsequences: false) {
-                let token = NumberText.trimmed(field)
+                let token = field.trimmingASCIIWhitespace()
                 switch NumberText.decimal(token) {
                 case .value(let value): row.append(value)
                 case .notFinite, .nonFiniteWord: throw .notFinite
@@ -78,11 +91,41 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
             Vector3(values[0][0], values[0][1], values[0][2]),
             Vector3(values[1][0], values[1][1], values[1][2]),
             Vector3(values[2][0], values[2][1], values[2][2]))
+        if Self.areParallel(rows.0, rows.1) { throw .parallelUprightRows }
     }
 
     /// corrected = M * raw (each component of the result is one row dotted with `v`).
+    ///
+    /// For a matrix that does not `tellsFaceUpFromFaceDown`, the z component is instead the
+    /// size of `v` along the normal of the x and y rows, negated (as if the screen faced up),
+    /// in the scale of those rows: a device leaning back by 30 degrees reads 30 degrees of tilt
+    /// whichever way its screen faces, and a device lying flat reads as lying flat.
     public func apply(_ v: Vector3) -> Vector3 {
-        Vector3(rows.0.dot(v), rows.1.dot(v), rows.2.dot(v))
+        let x = rows.0.dot(v)
+        let y = rows.1.dot(v)
+        guard !tellsFaceUpFromFaceDown else { return Vector3(x, y, rows.2.dot(v)) }
+        let normal = rows.0.cross(rows.1)
+        let length = normal.magnitude
+        guard length > 0 else { return Vector3(x, y, 0) }
+        let scale = (rows.0.magnitude + rows.1.magnitude) / 2 / length
+        return Vector3(x, y, -abs(normal.dot(v)) * scale)
+    }
+
+    /// Whether the z row is independent of the x and y rows (the determinant is not 0), so that
+    /// the reading tells face-up from face-down. False for the singular matrices some hwdb
+    /// entries have, which repeat the x or the y row as the z row.
+    public var tellsFaceUpFromFaceDown: Bool {
+        let volume = abs(rows.0.dot(rows.1.cross(rows.2)))
+        return volume > Self.dependence * rows.0.magnitude * rows.1.magnitude * rows.2.magnitude
+    }
+
+    /// Relative size under which rows count as dependent: far below any real matrix's entries
+    /// (hwdb matrices are 0 and 1, kernel ones have a few decimals) and far above rounding.
+    static let dependence = 1e-6
+
+    /// Whether `a` and `b` are parallel or antiparallel (or one of them is zero).
+    static func areParallel(_ a: Vector3, _ b: Vector3) -> Bool {
+        a.cross(b).magnitude <= dependence * a.magnitude * b.magnitude
     }
 
     /// Two matrices are equal when all nine entries are equal.

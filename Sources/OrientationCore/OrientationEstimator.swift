@@ -49,6 +49,11 @@ public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
 
+    /// Whether face-up and face-down may be proposed. False for a sensor whose mount matrix
+    /// does not tell them apart (`MountMatrix.tellsFaceUpFromFaceDown`): a device lying flat
+    /// then proposes nothing and keeps its last orientation. Kept by `reset()`.
+    public var facesAvailable: Bool
+
     /// The committed device orientation; `unknown` until the first decision.
     public private(set) var orientation: DeviceOrientation = .unknown
 
@@ -127,8 +132,9 @@ public struct OrientationEstimator: Sendable {
     private var lastAcceptedTime = 0.0
 
     /// Creates an estimator with no history. Settings outside their ranges are clamped.
-    public init(settings: EstimatorSettings = EstimatorSettings()) {
+    public init(settings: EstimatorSettings = EstimatorSettings(), facesAvailable: Bool = true) {
         self.settings = settings.clamped()
+        self.facesAvailable = facesAvailable
         gravityReference = self.settings.nominalGravity
     }
 
@@ -151,7 +157,7 @@ public struct OrientationEstimator: Sendable {
     /// Forget everything (after suspend, sensor change). Next decision starts from scratch,
     /// including the 1 g reference.
     public mutating func reset() {
-        self = OrientationEstimator(settings: settings)
+        self = OrientationEstimator(settings: settings, facesAvailable: facesAvailable)
     }
 
     /// The low-pass weight of a new sample after `elapsed` seconds with time constant
@@ -400,16 +406,18 @@ public struct OrientationEstimator: Sendable {
     /// to hold).
     private func propose(_ g: Vector3, tilt: Double?) -> DeviceOrientation? {
         guard let tilt else { return nil }
-        if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
-        if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
-        // A disturbed device held near the enter tilt wanders across it: the enter tilt moves
-        // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
-        if abs(tilt) > settings.faceEnterTilt {
-            let disturbance = min(vigour / settings.disturbanceFullScale, 1)
-            let enterTilt =
-                settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
-            if tilt > enterTilt { return .faceUp }
-            if -tilt > enterTilt { return .faceDown }
+        if facesAvailable {
+            if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
+            if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
+            // A disturbed device held near the enter tilt wanders across it: the enter tilt moves
+            // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
+            if abs(tilt) > settings.faceEnterTilt {
+                let disturbance = min(vigour / settings.disturbanceFullScale, 1)
+                let enterTilt =
+                    settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
+                if tilt > enterTilt { return .faceUp }
+                if -tilt > enterTilt { return .faceDown }
+            }
         }
         guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
 

@@ -1,5 +1,5 @@
-// Which accelerometer drives rotation, which mount matrix applies to it, and how its raw
-// values become m/s^2: the decisions of IIO discovery, made from the text the daemon read.
+// Which accelerometer drives rotation: the decision of discovery, made from what the daemon
+// read about each candidate (see also `MountMatrixResolution` and `ChannelCalibration`).
 
 /// Where an accelerometer sits in a device: in the display (it turns with the screen) or in the
 /// base of a 2-in-1 (it does not, so it must never drive rotation).
@@ -76,7 +76,7 @@ public enum SensorPin: Equatable, Sendable, CustomStringConvertible {
     ///
     /// Matching is exact and case-sensitive, as sysfs is.
     public init?(configValue: String) {
-        let text = String(NumberText.trimmed(configValue))
+        let text = String(configValue.trimmingASCIIWhitespace())
         guard !text.isEmpty, !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         if let rest = Self.dropPrefix("label:", text) {
             guard !rest.isEmpty else { return nil }
@@ -152,7 +152,8 @@ public enum SensorSelection {
     /// Words are compared without surrounding whitespace and without regard to case. An unknown
     /// word at a level falls through to the next, noted in the reason, e.g.
     /// "label accel-base (ignored: udev property ACCEL_LOCATION=lid is not display or base)".
-    /// A label that is not one of the two location labels is not noted: labels are free-form.
+    /// A label that is not one of the two location labels is not noted: labels are free-form
+    /// (but see `otherLabel(of:)`).
     public static func location(of candidate: AccelerometerCandidate) -> (
         location: AccelerometerLocation, reason: String
     ) {
@@ -162,27 +163,45 @@ public enum SensorSelection {
         }
 
         if let value = present(candidate.udevLocation) {
-            switch value.lowercased() {
-            case "display": return (.display, reason("udev property ACCEL_LOCATION=\(value)"))
-            case "base": return (.base, reason("udev property ACCEL_LOCATION=\(value)"))
-            default: ignored.append("udev property ACCEL_LOCATION=\(value) is not display or base")
+            if let location = udevLocationWords[value.lowercased()] {
+                return (location, reason("udev property ACCEL_LOCATION=\(value)"))
             }
+            ignored.append("udev property ACCEL_LOCATION=\(value) is not display or base")
         }
-        if let value = present(candidate.label) {
-            switch value.lowercased() {
-            case "accel-display": return (.display, reason("label \(value)"))
-            case "accel-base": return (.base, reason("label \(value)"))
-            default: break
-            }
+        if let value = present(candidate.label), let location = locationLabels[value.lowercased()] {
+            return (location, reason("label \(value)"))
         }
         if let value = present(candidate.sysfsLocation) {
-            switch value.lowercased() {
-            case "lid", "display": return (.display, reason("location attribute \(value)"))
-            case "base": return (.base, reason("location attribute \(value)"))
-            default: ignored.append("location attribute \(value) is not lid or base")
+            if let location = locationAttributeWords[value.lowercased()] {
+                return (location, reason("location attribute \(value)"))
             }
+            ignored.append("location attribute \(value) is not lid or base")
         }
         return (.display, reason("no ACCEL_LOCATION, location label or location attribute, taken as the display's"))
+    }
+
+    /// The words of the udev property `ACCEL_LOCATION` (systemd's hwdb), lower case.
+    static let udevLocationWords: [String: AccelerometerLocation] = ["display": .display, "base": .base]
+    /// The kernel's standardized location labels, lower case.
+    static let locationLabels: [String: AccelerometerLocation] = ["accel-display": .display, "accel-base": .base]
+    /// The words of the sysfs `location` attribute (the kernel ABI's `lid` and `base`; `display`
+    /// is accepted too), lower case.
+    static let locationAttributeWords: [String: AccelerometerLocation] = [
+        "lid": .display, "display": .display, "base": .base,
+    ]
+
+    /// The label of a sensor that is labelled as something else than the display or the base
+    /// (the kernel labels the camera module's sensor of some Chromebooks `accel-camera`) and
+    /// that no udev property or location attribute places; nil for any other sensor. Such a
+    /// sensor counts as a display sensor only when there is no other: it may not turn with the
+    /// screen, and never drives rotation ahead of a display sensor.
+    public static func otherLabel(of candidate: AccelerometerCandidate) -> String? {
+        guard let label = present(candidate.label), locationLabels[label.lowercased()] == nil else { return nil }
+        if let value = present(candidate.udevLocation), udevLocationWords[value.lowercased()] != nil { return nil }
+        if let value = present(candidate.sysfsLocation), locationAttributeWords[value.lowercased()] != nil {
+            return nil
+        }
+        return label
     }
 
     /// The sensor that drives rotation, as an index into `candidates` (in discovery order).
@@ -190,7 +209,8 @@ public enum SensorSelection {
     /// - With a pin that matches: the first matching candidate, even a base sensor (the user
     ///   asked for it; the reason says so).
     /// - Else the first display sensor, IIO sensors before input-subsystem ones (those are a
-    ///   fallback); base sensors never drive rotation otherwise. A pin that matches nothing is
+    ///   fallback), and sensors with another label (`otherLabel(of:)`) after all of them; base
+    ///   sensors never drive rotation otherwise. A pin that matches nothing is
     ///   named in the reason, with the automatic choice that replaces it.
     /// - nil when nothing qualifies, with the reason: no accelerometer at all, or only base
     ///   ones (named, with why each counts as base).
@@ -213,14 +233,25 @@ public enum SensorSelection {
         }
 
         var bases: [String] = []
-        let iioFirst =
-            candidates.indices.filter { candidates[$0].subsystem == .iio }
-            + candidates.indices.filter { candidates[$0].subsystem != .iio }
-        for index in iioFirst {
+        let others = candidates.indices.filter { otherLabel(of: candidates[$0]) != nil }
+        let placed = candidates.indices.filter { !others.contains($0) }
+        let order =
+            placed.filter { candidates[$0].subsystem == .iio } + placed.filter { candidates[$0].subsystem != .iio }
+            + others.filter { candidates[$0].subsystem == .iio } + others.filter { candidates[$0].subsystem != .iio }
+        for index in order {
             let candidate = candidates[index]
             let (location, why) = location(of: candidate)
             if location == .display {
                 var text = prefix + "\(candidate.displayName), the display accelerometer (\(why))"
+                if let label = otherLabel(of: candidate) {
+                    text +=
+                        "; labelled \(label), not accel-display: used because no other display accelerometer was found"
+                } else if !others.isEmpty {
+                    let names = others.compactMap { other in
+                        otherLabel(of: candidates[other]).map { "\(candidates[other].displayName), label \($0)" }
+                    }
+                    text += "; not a display accelerometer: " + names.joined(separator: ", ")
+                }
                 if candidate.subsystem == .input {
                     text += "; an input-subsystem accelerometer, used because no IIO accelerometer qualifies"
                 }
@@ -240,136 +271,7 @@ public enum SensorSelection {
     /// `text` without surrounding whitespace, or nil when that leaves nothing.
     static func present(_ text: String?) -> String? {
         guard let text else { return nil }
-        let trimmed = NumberText.trimmed(text)
+        let trimmed = text.trimmingASCIIWhitespace()
         return trimmed.isEmpty ? nil : String(trimmed)
-    }
-}
-
-/// Mount matrix sources in precedence order, as the daemon reads them.
-public enum MountMatrixResolution {
-    /// The source name reported for `[Sensor] MountMatrix=`.
-    public static let overrideSource = "[Sensor] MountMatrix="
-    /// The source name reported when no source gives a matrix.
-    public static let identitySource = "identity (no mount matrix given)"
-
-    /// The mount matrix to use.
-    ///
-    /// `override` (`[Sensor] MountMatrix=`) wins, and the sources are then not looked at. Else
-    /// the first of `sources` whose text parses, in the order given (the daemon passes the udev
-    /// property `ACCEL_MOUNT_MATRIX`, then the sysfs attributes `mount_matrix`,
-    /// `in_accel_mount_matrix`, `in_mount_matrix`); nil text means absent and is skipped
-    /// silently, while present text that does not parse (including empty text) gives a problem
-    /// naming the source and falls through. Else the identity.
-    ///
-    /// Returns the matrix, the name of the source used (`overrideSource`, a name from `sources`
-    /// or `identitySource`) and the problems, one line each.
-    public static func resolve(override: MountMatrix?, sources: [(source: String, text: String?)]) -> (
-        matrix: MountMatrix, source: String, problems: [String]
-    ) {
-        if let override { return (override, overrideSource, []) }
-        var problems: [String] = []
-        for (source, text) in sources {
-            guard let text else { continue }
-            do {
-                return (try MountMatrix(parsing: text), source, problems)
-            } catch {
-                problems.append("ignoring the mount matrix from \(source): \(error)")
-            }
-        }
-        return (.identity, identitySource, problems)
-    }
-}
-
-/// Scale and offset of one channel: value = (raw + offset) x scale, the IIO ABI's rule; for an
-/// accelerometer the result is in m/s^2.
-public struct ChannelCalibration: Equatable, Sendable {
-    /// Multiplier from (raw + offset) to the channel's unit (m/s^2 per count for acceleration).
-    public var scale: Double
-    /// Added to the raw value before scaling, in raw counts.
-    public var offset: Double
-
-    /// The calibration that leaves raw values unchanged.
-    public static let identity = ChannelCalibration(scale: 1, offset: 0)
-
-    /// Creates a calibration.
-    public init(scale: Double, offset: Double) {
-        self.scale = scale
-        self.offset = offset
-    }
-
-    /// (raw + offset) x scale.
-    public func apply(_ raw: Int64) -> Double {
-        (Double(raw) + offset) * scale
-    }
-
-    /// Counts per g assumed for an input accelerometer that reports no resolution (the common
-    /// 10-bit, +-2 g parts). Only the values shown in m/s^2 depend on it: the estimator
-    /// calibrates its own 1 g reference.
-    public static let assumedInputCountsPerG: Int32 = 256
-
-    /// The calibration of an input-subsystem accelerometer axis from its `input_absinfo`
-    /// resolution, which for accelerometers (`INPUT_PROP_ACCELEROMETER`) is in counts per g.
-    /// A resolution of zero or less (not given) assumes `assumedInputCountsPerG`, with a note.
-    public static func inputAxis(resolution: Int32) -> (calibration: ChannelCalibration, problem: String?) {
-        let standardGravity = 9.80665
-        guard resolution > 0 else {
-            let perG = assumedInputCountsPerG
-            return (
-                ChannelCalibration(scale: standardGravity / Double(perG), offset: 0),
-                "no resolution given (\(resolution)); assuming \(perG) counts per g"
-            )
-        }
-        return (ChannelCalibration(scale: standardGravity / Double(resolution), offset: 0), nil)
-    }
-
-    /// Picks the scale and offset from sysfs text.
-    ///
-    /// `scales` and `offsets` are candidates in the caller's precedence order (per channel
-    /// `in_accel_x_scale`, shared `in_accel_scale`, generic `scale`); nil text means absent and
-    /// is skipped. The first usable text wins; a present text that is not a decimal number
-    /// (`.` is the only decimal point, whatever the locale, so "0,0095" is refused) or, for a
-    /// scale, not positive and finite, gives a problem naming the source and falls through.
-    /// Without a usable scale the scale is 1, with a note (the values are then raw counts);
-    /// without a usable offset it is 0, with no note when none was given (most devices have
-    /// no offset attribute), but noted when every given one was refused.
-    public static func resolve(
-        scales: [(source: String, text: String?)], offsets: [(source: String, text: String?)]
-    ) -> (calibration: ChannelCalibration, problems: [String]) {
-        var problems: [String] = []
-        var scale: Double?
-        for (source, text) in scales {
-            guard let text else { continue }
-            do {
-                let value = try SysfsNumber.parseDecimal(text)
-                if value > 0 {
-                    scale = value
-                    break
-                }
-                problems.append(
-                    "ignoring the scale from \(source): must be positive, found \"\(NumberText.excerpt(NumberText.trimmed(text)))\""
-                )
-            } catch {
-                problems.append("ignoring the scale from \(source): \(error)")
-            }
-        }
-        if scale == nil {
-            let tried = scales.map(\.source).joined(separator: ", ")
-            problems.append("no usable scale (\(tried.isEmpty ? "none given" : "tried " + tried)); using 1")
-        }
-
-        var offset: Double?
-        var refusedOffset = false
-        for (source, text) in offsets {
-            guard let text else { continue }
-            do {
-                offset = try SysfsNumber.parseDecimal(text)
-                break
-            } catch {
-                problems.append("ignoring the offset from \(source): \(error)")
-                refusedOffset = true
-            }
-        }
-        if offset == nil && refusedOffset { problems.append("no usable offset; using 0") }
-        return (ChannelCalibration(scale: scale ?? 1, offset: offset ?? 0), problems)
     }
 }

@@ -81,7 +81,7 @@ public enum SysfsNumber {
     /// `.`, whatever the locale. "nan", "inf", hex floats and "0,0095" give `notANumber`; a
     /// number too large for a Double (e.g. "1e999") gives `outOfRange`.
     public static func parseDecimal(_ text: String) throws(SysfsValueError) -> Double {
-        let token = NumberText.trimmed(text)
+        let token = text.trimmingASCIIWhitespace()
         if token.isEmpty { throw .empty }
         switch NumberText.decimal(token) {
         case .value(let value): return value
@@ -108,37 +108,13 @@ enum NumberText {
         case malformed
     }
 
-    /// ASCII whitespace as sysfs and udev write it.
-    static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
-    }
-
     /// The index range of `bytes` without leading whitespace and trailing whitespace or NULs.
     static func trimmedRange(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
         var start = 0
         var end = bytes.count
-        while end > start && (isSpace(bytes[end - 1]) || bytes[end - 1] == 0) { end -= 1 }
-        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && (ASCIIWhitespace.contains(bytes[end - 1]) || bytes[end - 1] == 0) { end -= 1 }
+        while start < end && ASCIIWhitespace.contains(bytes[start]) { start += 1 }
         return start..<end
-    }
-
-    /// `text` without leading and trailing ASCII whitespace (and trailing NULs).
-    static func trimmed(_ text: Substring) -> Substring {
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        var end = utf8.endIndex
-        while start < end && isSpace(utf8[start]) { start = utf8.index(after: start) }
-        while end > start {
-            let last = utf8[utf8.index(before: end)]
-            guard isSpace(last) || last == 0 else { break }
-            end = utf8.index(before: end)
-        }
-        return Substring(utf8[start..<end])
-    }
-
-    /// `text` without leading and trailing ASCII whitespace (and trailing NULs).
-    static func trimmed(_ text: String) -> Substring {
-        trimmed(text[...])
     }
 
     /// The bytes in `range` as text for an error message, cut to `excerptLimit` bytes.

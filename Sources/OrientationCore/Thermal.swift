@@ -41,20 +41,13 @@ public enum TripPointType: Equatable, Sendable {
     /// Reads the text of a `trip_point_N_type` file, e.g. `"passive\n"`. Surrounding
     /// whitespace and trailing NULs are ignored; the words are the kernel's, lower case.
     public init(sysfs text: String) {
-        let isPadding: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\0" }
-        let trimmed: String
-        if let first = text.firstIndex(where: { !isPadding($0) }), let last = text.lastIndex(where: { !isPadding($0) })
-        {
-            trimmed = String(text[first...last])
-        } else {
-            trimmed = ""
-        }
+        let trimmed = text.trimmingASCIIWhitespace()
         switch trimmed {
         case "critical": self = .critical
         case "hot": self = .hot
         case "passive": self = .passive
         case "active": self = .active
-        default: self = .other(trimmed)
+        default: self = .other(String(trimmed))
         }
     }
 }

@@ -78,10 +78,10 @@ public struct Trace: Equatable, Sendable {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for rawLine in lines {
             lineNumber += 1
-            let line = NumberText.trimmed(rawLine)
+            let line = rawLine.trimmingASCIIWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-                .map { NumberText.trimmed($0) }
+                .map { $0.trimmingASCIIWhitespace() }
             if !sawHeader {
                 guard fields.map({ String($0).lowercased() }) == ["t", "x", "y", "z"] else {
                     throw .missingHeader(line: lineNumber)

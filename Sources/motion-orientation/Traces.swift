@@ -1,6 +1,7 @@
 import Glibc
 import MotionOrientationDaemon
 import OrientationCore
+import SystemdBus
 
 /// `motion-orientation replay FILE [--rate HZ] [--config PATH]`: runs the estimator over a
 /// trace with the daemon's settings and prints `t,device,interface` for each decision.
@@ -13,19 +14,21 @@ func replay(_ arguments: [String]) throws(ClientError) {
         switch argument {
         case "--rate":
             guard let text = rest.popFirst(), let value = Double(text), value > 0, value.isFinite else {
-                throw ClientError("--rate needs a positive number of samples per second")
+                usageFailure("--rate needs a positive number of samples per second")
             }
             rate = value
         case "--config":
-            guard let path = rest.popFirst() else { throw ClientError("--config needs a path") }
+            guard let path = rest.popFirst() else { usageFailure("--config needs a path") }
             options.configPath = path
             options.configPathGiven = true
         default:
-            guard file == nil, !argument.hasPrefix("-") else { throw ClientError("unexpected argument '\(argument)'") }
+            guard file == nil, !argument.hasPrefix("-") else {
+                usageFailure("unexpected argument '\(argument)' for replay")
+            }
             file = argument
         }
     }
-    guard let file else { throw ClientError("replay needs a trace file (CSV with header t,x,y,z)") }
+    guard let file else { usageFailure("replay needs a trace file (CSV with header t,x,y,z)") }
     let text: String
     do {
         text = try Sysfs.read(file == "-" ? "/dev/stdin" : file)
@@ -57,19 +60,19 @@ func record(_ arguments: [String]) throws(ClientError) {
         switch argument {
         case "--seconds":
             guard let text = rest.popFirst(), let value = Double(text), value > 0, value <= 3600 else {
-                throw ClientError("--seconds needs a duration between 0 and 3600")
+                usageFailure("--seconds needs a duration between 0 and 3600")
             }
             seconds = value
         case "--rate":
             guard let text = rest.popFirst(), let value = Double(text), value > 0, value <= 1000 else {
-                throw ClientError("--rate needs samples per second between 0 and 1000")
+                usageFailure("--rate needs samples per second between 0 and 1000")
             }
             rate = value
         case "--output", "-o":
-            guard let path = rest.popFirst() else { throw ClientError("--output needs a path") }
+            guard let path = rest.popFirst() else { usageFailure("--output needs a path") }
             output = path
         default:
-            throw ClientError("unexpected argument '\(argument)'")
+            usageFailure("unexpected argument '\(argument)' for record")
         }
     }
     let settings = loadSettings(DaemonOptions()) ?? DaemonSettings()
@@ -112,5 +115,7 @@ func record(_ arguments: [String]) throws(ClientError) {
 /// Sleeps until a time on the monotonic clock (seconds).
 func sleepUntil(_ time: Double) {
     var target = timespec(tv_sec: Int(time), tv_nsec: Int((time - Double(Int(time))) * 1e9))
+    // clock_nanosleep returns its error instead of setting errno; with an absolute time and
+    // a valid clock the only one is EINTR, after which it sleeps on.
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
 }

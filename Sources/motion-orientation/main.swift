@@ -1,7 +1,8 @@
 // motion-orientation: the command-line client of motion-orientationd.
 import CSystemd
 import Glibc
-import MotionOrientationDaemon
+import OrientationCore
+import SystemdBus
 
 let usage = """
     Usage: motion-orientation COMMAND [OPTIONS]

@@ -1,6 +1,8 @@
 // motion-orientationd: the daemon's entry point. Arguments, signals, run.
 import Glibc
 import MotionOrientationDaemon
+import OrientationCore
+import SystemdBus
 
 // Block the signals the event loop handles before anything can start a thread, so
 // every thread inherits the mask and sd-event's signalfd receives them.

@@ -46,6 +46,22 @@ import Testing
         #expect(interpret("[Sensor]\nMountMatrix=0,1,0;-1,0,0;0,0,1\nMountMatrix=\n").0.mountMatrixOverride == nil)
     }
 
+    @Test(arguments: ["\"0, 1, 0; -1, 0, 0; 0, 0, 1\"", "'0, 1, 0; -1, 0, 0; 0, 0, 1'"])
+    func readsAQuotedMountMatrixOverride(value: String) throws {
+        let (settings, diagnostics) = interpret("[Sensor]\nMountMatrix=\(value)\n")
+        #expect(diagnostics.isEmpty)
+        #expect(settings.mountMatrixOverride == (try MountMatrix(parsing: "0,1,0;-1,0,0;0,0,1")))
+        #expect(interpret("[Sensor]\nMountMatrix=\(value)\nMountMatrix=\"\"\n").0.mountMatrixOverride == nil)
+    }
+
+    @Test func unbalancedQuotesAreNotAMountMatrix() {
+        for value in ["\"0, 1, 0; -1, 0, 0; 0, 0, 1", "\"0, 1, 0; -1, 0, 0; 0, 0, 1'", "\""] {
+            let (settings, diagnostics) = interpret("[Sensor]\nMountMatrix=\(value)\n")
+            #expect(settings.mountMatrixOverride == nil, "\(value)")
+            #expect(diagnostics.count == 1, "\(value)")
+        }
+    }
+
     @Test func badMountMatrixKeepsThePreviousValue() throws {
         let (settings, diagnostics) = interpret(
             "[Sensor]\nMountMatrix=-1,0,0;0,-1,0;0,0,1\nMountMatrix=1,0,0;0,0,0;0,0,1\nMountMatrix=0,5;0;0\n")

@@ -213,161 +213,7 @@ private let basePath = "/sys/devices/platform/base/iio:device1"
     }
 }
 
-@Suite struct MountMatrixResolutionTests {
-    let swapped = "0, 1, 0; 1, 0, 0; 0, 0, 1"
-    let flipped = "-1, 0, 0; 0, -1, 0; 0, 0, 1"
-
-    func sources(udev: String?, sysfs: String? = nil, accel: String? = nil, generic: String? = nil)
-        -> [(source: String, text: String?)]
-    {
-        [
-            ("udev property ACCEL_MOUNT_MATRIX", udev), ("sysfs mount_matrix", sysfs),
-            ("sysfs in_accel_mount_matrix", accel), ("sysfs in_mount_matrix", generic),
-        ]
-    }
-
-    @Test func takesTheFirstSourceInOrder() throws {
-        let result = MountMatrixResolution.resolve(override: nil, sources: sources(udev: swapped, sysfs: flipped))
-        #expect(result.matrix == (try MountMatrix(parsing: swapped)))
-        #expect(result.source == "udev property ACCEL_MOUNT_MATRIX")
-        #expect(result.problems.isEmpty)
-        for (index, name) in ["sysfs mount_matrix", "sysfs in_accel_mount_matrix", "sysfs in_mount_matrix"].enumerated()
-        {
-            var texts: [String?] = [nil, nil, nil]
-            texts[index] = flipped
-            let found = MountMatrixResolution.resolve(
-                override: nil, sources: sources(udev: nil, sysfs: texts[0], accel: texts[1], generic: texts[2]))
-            #expect(found.source == name)
-            #expect(found.matrix == (try MountMatrix(parsing: flipped)))
-            #expect(found.problems.isEmpty)
-        }
-    }
-
-    @Test func malformedSourcesFallThroughWithAProblemEach() throws {
-        let result = MountMatrixResolution.resolve(
-            override: nil, sources: sources(udev: "1, 0, 0; 0, 1, 0", sysfs: "1,0,0;0,0,0;0,0,1", accel: flipped))
-        #expect(result.source == "sysfs in_accel_mount_matrix")
-        #expect(result.matrix == (try MountMatrix(parsing: flipped)))
-        #expect(
-            result.problems == [
-                "ignoring the mount matrix from udev property ACCEL_MOUNT_MATRIX: mount matrix needs 9 numbers, found 6",
-                "ignoring the mount matrix from sysfs mount_matrix: mount matrix row 2 is all zeros",
-            ])
-    }
-
-    @Test func identityWhenNothingUsable() {
-        let none = MountMatrixResolution.resolve(override: nil, sources: sources(udev: nil))
-        #expect(none.matrix == .identity)
-        #expect(none.source == MountMatrixResolution.identitySource)
-        #expect(none.problems.isEmpty)
-        let bad = MountMatrixResolution.resolve(override: nil, sources: sources(udev: "", generic: "0,5 0 0"))
-        #expect(bad.matrix == .identity)
-        #expect(bad.problems.count == 2)
-        #expect(bad.problems[1].contains("sysfs in_mount_matrix"))
-        #expect(MountMatrixResolution.resolve(override: nil, sources: []).matrix == .identity)
-    }
-
-    @Test func theOverrideWins() throws {
-        let override = try MountMatrix(parsing: flipped)
-        let result = MountMatrixResolution.resolve(override: override, sources: sources(udev: swapped, sysfs: "junk"))
-        #expect(result.matrix == override)
-        #expect(result.source == "[Sensor] MountMatrix=")
-        #expect(result.problems.isEmpty)
-    }
-}
-
-@Suite struct ChannelCalibrationTests {
-    func scales(_ x: String?, _ shared: String?, _ generic: String?) -> [(source: String, text: String?)] {
-        [("in_accel_x_scale", x), ("in_accel_scale", shared), ("scale", generic)]
-    }
-
-    func offsets(_ x: String?, _ shared: String?) -> [(source: String, text: String?)] {
-        [("in_accel_x_offset", x), ("in_accel_offset", shared)]
-    }
-
-    @Test func appliesOffsetThenScale() {
-        let calibration = ChannelCalibration(scale: 0.5, offset: -10)
-        #expect(calibration.apply(30) == 10)
-        #expect(calibration.apply(-30) == -20)
-        #expect(ChannelCalibration.identity.apply(-512) == -512)
-    }
-
-    @Test func prefersPerChannelThenSharedThenGeneric() {
-        let perChannel = ChannelCalibration.resolve(
-            scales: scales("0.009576806\n", "0.5", "2"), offsets: offsets(nil, nil))
-        #expect(perChannel.calibration == ChannelCalibration(scale: 0.009576806, offset: 0))
-        #expect(perChannel.problems.isEmpty)
-        let shared = ChannelCalibration.resolve(scales: scales(nil, "0.5", "2"), offsets: offsets(nil, nil))
-        #expect(shared.calibration.scale == 0.5)
-        #expect(shared.problems.isEmpty)
-        let generic = ChannelCalibration.resolve(scales: scales(nil, nil, "2"), offsets: [])
-        #expect(generic.calibration.scale == 2)
-        #expect(generic.problems.isEmpty)
-    }
-
-    @Test func refusesZeroNegativeAndNonFiniteScales() {
-        let result = ChannelCalibration.resolve(
-            scales: [
-                ("in_accel_x_scale", "0"), ("in_accel_scale", "-0.01"), ("scale", "nan"), ("extra", "1e999"),
-                ("last", "0.25"),
-            ], offsets: [])
-        #expect(result.calibration.scale == 0.25)
-        #expect(
-            result.problems == [
-                "ignoring the scale from in_accel_x_scale: must be positive, found \"0\"",
-                "ignoring the scale from in_accel_scale: must be positive, found \"-0.01\"",
-                "ignoring the scale from scale: not a number: \"nan\"",
-                "ignoring the scale from extra: number out of range: \"1e999\"",
-            ])
-    }
-
-    @Test func defaultsToOneWithANote() {
-        let none = ChannelCalibration.resolve(scales: scales(nil, nil, nil), offsets: offsets(nil, nil))
-        #expect(none.calibration == .identity)
-        #expect(none.problems == ["no usable scale (tried in_accel_x_scale, in_accel_scale, scale); using 1"])
-        let refused = ChannelCalibration.resolve(scales: scales("0", nil, nil), offsets: [])
-        #expect(refused.calibration.scale == 1)
-        #expect(refused.problems.count == 2)
-        #expect(
-            ChannelCalibration.resolve(scales: [], offsets: []).problems == ["no usable scale (none given); using 1"])
-    }
-
-    @Test func refusesADecimalComma() {
-        let result = ChannelCalibration.resolve(
-            scales: scales("0,009576806", "0.009576806", nil), offsets: offsets("1,5", "-2.5"))
-        #expect(result.calibration == ChannelCalibration(scale: 0.009576806, offset: -2.5))
-        #expect(
-            result.problems == [
-                "ignoring the scale from in_accel_x_scale: not a number: \"0,009576806\"",
-                "ignoring the offset from in_accel_x_offset: not a number: \"1,5\"",
-            ])
-    }
-
-    @Test func readsOffsetsPerChannelThenShared() {
-        let perChannel = ChannelCalibration.resolve(scales: scales("1", nil, nil), offsets: offsets("-12", "7"))
-        #expect(perChannel.calibration.offset == -12)
-        #expect(perChannel.problems.isEmpty)
-        let shared = ChannelCalibration.resolve(scales: scales("1", nil, nil), offsets: offsets(nil, "7\n"))
-        #expect(shared.calibration.offset == 7)
-        // Any finite offset, zero and negative included.
-        #expect(ChannelCalibration.resolve(scales: [], offsets: offsets("0", "7")).calibration.offset == 0)
-        let refused = ChannelCalibration.resolve(scales: scales("1", nil, nil), offsets: offsets("inf", nil))
-        #expect(refused.calibration.offset == 0)
-        #expect(
-            refused.problems == [
-                "ignoring the offset from in_accel_x_offset: not a number: \"inf\"", "no usable offset; using 0",
-            ])
-    }
-
-    @Test func calibratesAReading() {
-        let (calibration, problems) = ChannelCalibration.resolve(
-            scales: scales(nil, "0.009806650", nil), offsets: offsets(nil, "-24"))
-        #expect(problems.isEmpty)
-        #expect(abs(calibration.apply(1024) - 9.80665) < 1e-9)
-    }
-}
-
-@Suite struct InputAccelerometerTests {
+@Suite struct InputSubsystemChoiceTests {
     let iio = AccelerometerCandidate(syspath: displayPath, name: "accel_3d")
     let input = AccelerometerCandidate(
         syspath: "/sys/devices/platform/lis3lv02d/input/input5/event5", subsystem: .input,
@@ -422,5 +268,62 @@ private let basePath = "/sys/devices/platform/base/iio:device1"
             #expect(abs(calibration.apply(256) - 9.80665) < 1e-12)
             #expect(problem == "no resolution given (\(resolution)); assuming 256 counts per g")
         }
+    }
+}
+
+@Suite struct OtherLabelChoiceTests {
+    let camera = AccelerometerCandidate(
+        syspath: "/sys/devices/platform/cros-ec-accel.0/iio:device0", name: "cros-ec-accel", label: "accel-camera")
+    let unlabelled = AccelerometerCandidate(syspath: displayPath, name: "accel_3d")
+
+    @Test func anotherLabelIsNeitherDisplayNorBaseWhenNothingPlacesIt() {
+        #expect(SensorSelection.otherLabel(of: camera) == "accel-camera")
+        #expect(SensorSelection.otherLabel(of: unlabelled) == nil)
+        var display = unlabelled
+        display.label = " Accel-Display\n"
+        #expect(SensorSelection.otherLabel(of: display) == nil)
+        var placed = camera
+        placed.udevLocation = "display"
+        #expect(SensorSelection.otherLabel(of: placed) == nil)
+        placed = camera
+        placed.sysfsLocation = "lid"
+        #expect(SensorSelection.otherLabel(of: placed) == nil)
+        // A location word that means nothing does not place it.
+        placed.sysfsLocation = "camera"
+        #expect(SensorSelection.otherLabel(of: placed) == "accel-camera")
+    }
+
+    @Test func aDisplaySensorComesFirstWhateverTheOrder() {
+        var labelled = unlabelled
+        labelled.label = "accel-display"
+        for display in [labelled, unlabelled] {
+            for candidates in [[camera, display], [display, camera]] {
+                let (index, reason) = SensorSelection.choose(candidates, pin: nil)
+                #expect(index.map { candidates[$0] } == display)
+                #expect(reason.contains("not a display accelerometer: cros-ec-accel"))
+                #expect(reason.contains("label accel-camera"))
+            }
+        }
+        // Even an input-subsystem display sensor comes before it.
+        let input = AccelerometerCandidate(
+            syspath: "/sys/devices/platform/lis3lv02d/input/input5/event5", subsystem: .input, name: "lis3lv02d")
+        #expect(SensorSelection.choose([camera, input], pin: nil).index == 1)
+    }
+
+    @Test func aloneItStillDrivesRotation() {
+        var base = unlabelled
+        base.label = "accel-base"
+        for candidates in [[camera], [base, camera]] {
+            let (index, reason) = SensorSelection.choose(candidates, pin: nil)
+            #expect(index.map { candidates[$0] } == camera)
+            #expect(reason.contains("labelled accel-camera, not accel-display"))
+        }
+    }
+
+    @Test func aPinStillWins() {
+        let (index, reason) = SensorSelection.choose(
+            [unlabelled, camera], pin: SensorPin(configValue: "label:accel-camera"))
+        #expect(index == 1)
+        #expect(reason.contains("pinned"))
     }
 }

@@ -1,20 +1,31 @@
-"""pytest fixtures for the motion-orientationd integration suite (see rig.py)."""
+"""pytest fixtures for the motion-orientationd integration suite (see the rig package)."""
 
+import os
 import signal
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import rig as rigmod  # noqa: E402
+import rig as rigmod
 
 DEFAULT_TIMEOUT = 30
 
 
 class TimeLimitExceeded(Exception):
     pass
+
+
+def pytest_collection_finish(session):
+    """Stop at once, with the reason, when the tests would run a daemon other than the one
+    `make build` makes (rather than fail every test that starts it)."""
+    if not any(item.get_closest_marker("daemon") for item in session.items):
+        return
+    daemon = rigmod.default_daemon()
+    if not os.path.exists(daemon):
+        return  # each test that needs it says it is missing
+    try:
+        rigmod.require_shipped_daemon(daemon)
+    except rigmod.WrongBuild as err:
+        pytest.exit("the daemon under test is not the shipped build: %s" % err, returncode=1)
 
 
 @pytest.fixture(autouse=True)

@@ -15,12 +15,9 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import rig as rigmod  # noqa: E402
-from rig import G, Rig, RigError  # noqa: E402
+import rig as rigmod
+from rig import G, Rig, RigError, WrongBuild
 
 FRAME_HZ = 25
 TURN_SECONDS = 0.5
@@ -149,7 +146,7 @@ def main():
     except (KeyboardInterrupt, Terminate):
         say("demo: interrupted, cleaning up")
         return 130
-    except RigError as err:
+    except (RigError, WrongBuild) as err:  # WrongBuild: not the daemon `make build` makes
         say("demo: %s" % err)
         return 1
     finally:

@@ -1,4 +1,4 @@
-"""Bad input over the bus (issue 7, item 5): wrong argument types, unknown members,
+"""Bad input over the bus: wrong argument types, unknown members,
 interfaces and objects, property misuse, huge arguments, and signals forged by an
 unprivileged peer. Errors come back with their D-Bus names; the daemon never crashes,
 keeps answering, and nothing forged changes its state.

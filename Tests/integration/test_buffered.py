@@ -1,4 +1,4 @@
-"""Buffered IIO accelerometers (issue 5): scans read from the device node.
+"""Buffered IIO accelerometers: scans read from the device node.
 
 The fake device has scan_elements (channel types, indices, enables), a buffer, a trigger
 offered by the driver, and a FIFO in the testbed's /dev standing in for /dev/iio:device0,

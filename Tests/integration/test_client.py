@@ -3,11 +3,12 @@
 import json
 import re
 import signal
+import subprocess
 import time
 
 import pytest
 
-from rig import DEVICE_VALUES, INTERFACE_VALUES, kill_process
+from rig import DEVICE_VALUES, INTERFACE_VALUES, default_client, kill_process
 
 pytestmark = [pytest.mark.daemon, pytest.mark.client]
 
@@ -178,3 +179,37 @@ def test_no_bus_at_all(make_rig, tmp_path):
     env = rig.client_env()
     env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=%s" % (tmp_path / "nothing-here")
     assert_one_line_error(rig.run_client("get", timeout=10, env=env))
+
+
+@pytest.mark.parametrize("argv", [
+    ["frobnicate"],
+    ["get", "extra"],
+    ["status", "extra"],
+    ["monitor", "--bogus"],
+    ["monitor", "--device", "--interface"],
+    ["exec"],
+    ["exec", "--bogus", "--", "true"],
+    ["wait"],
+    ["wait", "sideways"],
+    ["wait", "portrait", "--timeout", "soon"],
+    ["replay"],
+    ["replay", "--bogus"],
+    ["replay", "a.csv", "b.csv"],
+    ["replay", "a.csv", "--rate", "0"],
+    ["replay", "a.csv", "--rate"],
+    ["replay", "a.csv", "--config"],
+    ["record", "extra"],
+    ["record", "--seconds", "0"],
+    ["record", "--seconds", "3601"],
+    ["record", "--rate", "fast"],
+    ["record", "--output"],
+])
+def test_every_command_exits_2_on_a_usage_error(tmp_path, argv):
+    # No bus and no sysfs needed: the command line is refused before either is touched.
+    result = subprocess.run([default_client(), *argv], capture_output=True, text=True, timeout=20,
+                            stdin=subprocess.DEVNULL,
+                            env={"DBUS_SYSTEM_BUS_ADDRESS": "unix:path=%s" % (tmp_path / "no-bus")})
+    assert result.returncode == 2, (argv, result.returncode, result.stderr)
+    assert result.stdout == ""
+    assert result.stderr.startswith("motion-orientation: "), result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr

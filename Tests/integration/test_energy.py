@@ -1,5 +1,5 @@
 """Energy: the forced flag, power-saver / battery / thermal triggers, adaptive sampling,
-suspend and lid (issue 4, DESIGN.md section 5).
+suspend and lid (DESIGN.md section 5).
 
 Mocks: python-dbusmock templates on the rig's private bus (energy_mocks.py) for
 power-profiles-daemon (both names), logind and UPower; umockdev thermal zones and
@@ -657,6 +657,29 @@ def test_upower_lid_when_logind_has_none(make_rig):
     em.set_upower_lid(mocks["upower"], True)
     rig.wait_for_property("Active", False, CHANGE)
     assert rig.get_property(INTERVAL) == 0
+
+
+def test_wrong_typed_lid_property_is_logged_once_and_counts_as_absent(make_rig):
+    mocks = {}
+
+    def setup(r):
+        mocks["logind"] = em.start_logind(r)
+        mocks["logind"].add_property("LidClosed", "s", "no")  # logind's is a boolean
+        mocks["upower"] = em.start_upower(r, lid_closed=True)
+    rig = energy_rig(make_rig, setup)
+    rig.bus_client(start=True)
+    # logind's value is unusable, so UPower's word counts: closed.
+    rig.assert_property_stays("Active", False, 0.5)
+    wait_until(lambda: warnings_naming(rig, "LidClosed"), CHANGE, what="a warning about LidClosed")
+    logged = warnings_naming(rig, "LidClosed")
+    assert len(logged) == 1, logged
+    assert "expected a value of type b, got s" in logged[0], logged
+    # A new value of the same wrong type in PropertiesChanged is the same known problem.
+    mocks["logind"].update_properties({"LidClosed": ("s", "yes")})
+    em.set_upower_lid(mocks["upower"], False)
+    rig.wait_for_property("Active", True, CHANGE)
+    time.sleep(0.3)  # the second PropertiesChanged has been read by now
+    assert warnings_naming(rig, "LidClosed") == logged
 
 
 def test_lid_ignored_when_configured(make_rig):

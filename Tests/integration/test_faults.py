@@ -1,13 +1,14 @@
-"""Faults (issue 7, item 4): the sensor's files vanish, fail with EIO, turn into something
+"""Faults: the sensor's files vanish, fail with EIO, turn into something
 else or block; the device goes away while claimed; thermal zones and batteries become
 unreadable; the configuration is unreadable on reload; the bus goes away. Each test asserts
 that the daemon keeps serving or recovers, and that what should survive (claims, settings)
 does.
 
 Errors a umockdev testbed cannot produce with files (EIO, EACCES for root, a read that
-takes seconds) come from a small LD_PRELOAD library built here from FAULT_INJECTOR_C and
-put in front of umockdev's preload: while its control file exists, it makes open() or
-read()/pread() of files whose path ends in a given suffix fail with an errno or sleep.
+takes seconds) come from the rig's fault injector (rig/faults.py, rig/faultinject.c): an
+LD_PRELOAD library in front of umockdev's preload that, while its control file exists, makes
+open() or read()/pread() of files whose path ends in a given suffix fail with an errno or
+sleep.
 
 What happens when the system bus goes away: the daemon exits with status 1 at once
 (sd-bus exit-on-disconnect ends the loop), and the unit's Restart=on-failure has systemd
@@ -16,7 +17,6 @@ start it again; it does not reconnect by itself.
 
 import os
 import re
-import shutil
 import signal
 import stat
 import subprocess
@@ -25,7 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from rig import BUS_NAME, REPO_ROOT, RigError, kill_process, send_uevent, wait_until
+from rig import BUS_NAME, REPO_ROOT, Faults, RigError, kill_process, send_uevent, wait_until
+from rig.faults import build_fault_injector, compiler
 
 pytestmark = pytest.mark.daemon
 
@@ -33,177 +34,12 @@ CHANGE = 5.0
 ANSWER = 2.0  # a property read must come back within this, whatever the sensor does
 STILL = 700
 
-FAULT_INJECTOR_C = r"""
-/* Fault injection for motion-orientationd's integration tests (test_faults.py).
- * While the file $MO_FAULT_CONTROL exists, each of its lines
- *     <path suffix> <open|read> <ERRNO name | sleep MSEC>
- * makes open()/openat() or read()/pread() of a file whose path ends in the suffix fail
- * with that errno, or sleep first. Every injected fault appends a line to
- * $MO_FAULT_CONTROL.log. Only raw system calls are used inside, so the wrappers never
- * recurse into each other or into umockdev's preload. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-
-static const struct { const char *name; int value; } errnos[] = {
-    {"EIO", EIO}, {"EACCES", EACCES}, {"EAGAIN", EAGAIN}, {"ENOENT", ENOENT},
-    {"ENODEV", ENODEV}, {"ETIMEDOUT", ETIMEDOUT}, {"EINTR", EINTR}, {"EPERM", EPERM},
-};
-
-/* 0: no fault; >0: fail with that errno; <0: sleep -value milliseconds first. */
-static int lookup(const char *path, const char *op) {
-    const char *control = getenv("MO_FAULT_CONTROL");
-    if (!control || !path) return 0;
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, control, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    char text[4096];
-    ssize_t n = syscall(SYS_read, fd, text, sizeof text - 1);
-    syscall(SYS_close, fd);
-    if (n <= 0) return 0;
-    text[n] = 0;
-    size_t length = strlen(path);
-    int result = 0;
-    for (char *line = strtok(text, "\n"); line && !result; line = strtok(NULL, "\n")) {
-        char suffix[1024], what[16], action[32];
-        long msec = 0;
-        int fields = sscanf(line, "%1023s %15s %31s %ld", suffix, what, action, &msec);
-        if (fields < 3 || strcmp(what, op) != 0) continue;
-        size_t s = strlen(suffix);
-        if (s > length || strcmp(path + length - s, suffix) != 0) continue;
-        if (strcmp(action, "sleep") == 0) {
-            result = -(int)(msec > 0 ? msec : 1);
-        } else {
-            for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
-                if (strcmp(action, errnos[i].name) == 0) result = errnos[i].value;
-        }
-    }
-    if (result) {
-        char log[1100];
-        snprintf(log, sizeof log, "%s.log", control);
-        int lfd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (lfd >= 0) {
-            char entry[1200];
-            int m = snprintf(entry, sizeof entry, "%s %s %d\n", op, path, result);
-            syscall(SYS_write, lfd, entry, m);
-            syscall(SYS_close, lfd);
-        }
-    }
-    return result;
-}
-
-static int apply(int fault) {
-    if (fault < 0) {
-        struct timespec t = {-fault / 1000, (-fault % 1000) * 1000000L};
-        nanosleep(&t, NULL);
-        return 0;
-    }
-    if (fault > 0) { errno = fault; return -1; }
-    return 0;
-}
-
-static int fd_fault(int fd) {
-    if (!getenv("MO_FAULT_CONTROL")) return 0;
-    char link[64], path[4096];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = syscall(SYS_readlink, link, path, sizeof path - 1);
-    if (n <= 0) return 0;
-    path[n] = 0;
-    return lookup(path, "read");
-}
-
-#define NEXT(name) static __typeof__(name) *next; if (!next) next = dlsym(RTLD_NEXT, #name)
-
-ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
-    NEXT(pread);
-    if (apply(fd_fault(fd)) < 0) return -1;
-    return next(fd, buf, count, offset);
-}
-ssize_t pread64(int fd, void *buf, size_t count, off_t offset) {
-    NEXT(pread64);
-    if (apply(fd_fault(fd)) < 0) return -1;
-    return next(fd, buf, count, offset);
-}
-ssize_t read(int fd, void *buf, size_t count) {
-    NEXT(read);
-    if (apply(fd_fault(fd)) < 0) return -1;
-    return next(fd, buf, count);
-}
-
-#define OPEN_MODE \
-    mode_t mode = 0; \
-    if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
-
-int open(const char *path, int flags, ...) {
-    OPEN_MODE NEXT(open);
-    if (apply(lookup(path, "open")) < 0) return -1;
-    return next(path, flags, mode);
-}
-int open64(const char *path, int flags, ...) {
-    OPEN_MODE NEXT(open64);
-    if (apply(lookup(path, "open")) < 0) return -1;
-    return next(path, flags, mode);
-}
-int openat(int dirfd, const char *path, int flags, ...) {
-    OPEN_MODE NEXT(openat);
-    if (apply(lookup(path, "open")) < 0) return -1;
-    return next(dirfd, path, flags, mode);
-}
-int openat64(int dirfd, const char *path, int flags, ...) {
-    OPEN_MODE NEXT(openat64);
-    if (apply(lookup(path, "open")) < 0) return -1;
-    return next(dirfd, path, flags, mode);
-}
-"""
-
 
 @pytest.fixture(scope="session")
-def fault_injector(tmp_path_factory):
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
+def fault_injector():
+    if compiler() is None:
         pytest.skip("no C compiler for the fault injector")
-    directory = tmp_path_factory.mktemp("fault-injector")
-    source = directory / "faultinject.c"
-    source.write_text(FAULT_INJECTOR_C)
-    library = directory / "libmo-faultinject.so"
-    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", str(library), str(source),
-                    "-ldl"], check=True, capture_output=True)
-    return library
-
-
-class Faults:
-    """The injector's control file for one daemon."""
-
-    def __init__(self, rig, library):
-        self.control = rig.tmp / "faults"
-        self.log = rig.tmp / "faults.log"
-        rig.daemon.env["LD_PRELOAD"] = "%s %s" % (library, rig.daemon.env["LD_PRELOAD"])
-        rig.daemon.env["MO_FAULT_CONTROL"] = str(self.control)
-
-    def inject(self, *rules):
-        """rules: "suffix open|read ERRNO" or "suffix read sleep MSEC"."""
-        tmp = self.control.with_suffix(".new")
-        tmp.write_text("".join(rule + "\n" for rule in rules))
-        os.replace(tmp, self.control)
-
-    def clear(self):
-        try:
-            self.control.unlink()
-        except FileNotFoundError:
-            pass
-
-    def hits(self):
-        try:
-            return self.log.read_text().splitlines()
-        except FileNotFoundError:
-            return []
+    return build_fault_injector()
 
 
 def faulty_rig(make_rig, fault_injector, **kwargs):

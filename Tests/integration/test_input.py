@@ -1,4 +1,4 @@
-"""Input-subsystem accelerometers (issue 5, item 7): the evdev fallback source.
+"""Input-subsystem accelerometers: the evdev fallback source.
 
 The fake device is an event device with ID_INPUT_ACCELEROMETER=1 and a node at
 /dev/input/eventN whose EVIOCGABS ioctls the test answers (FakeInputAccelerometer).

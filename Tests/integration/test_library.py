@@ -1,6 +1,6 @@
-"""The Swift client library MotionOrientation against the running daemon (issue 6).
+"""The Swift client library MotionOrientation against the running daemon.
 
-library-probe (Sources/library-probe) drives the library: it prints one line per
+library-probe (Tests/library-probe) drives the library: it prints one line per
 notification, `NAME {"key": value, ...}`, and answers commands on stdin (start, stop,
 get, low on|off, forcibly on|off). Binary: MO_PROBE, default .build/release/library-probe.
 """

@@ -1,5 +1,4 @@
-"""Load: hundreds of bus clients claim, receive every change, leave or die, in rounds
-(issue 7, item 3).
+"""Load: hundreds of bus clients claim, receive every change, leave or die, in rounds.
 
 Clients are not one process each: a few worker processes (this file run as a script,
 `python3 test_load.py worker`) each hold many private Gio connections to the rig's bus,
@@ -35,9 +34,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
 BUS_NAME = "io.github.MotionOrientation1"
 OBJECT_PATH = "/io/github/MotionOrientation1"

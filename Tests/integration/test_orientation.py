@@ -141,3 +141,18 @@ def test_read_orientation_follows_the_current_vector(rig):
     assert rig.read_orientation(timeout=5) == ("landscape-left", "landscape-right")
     rig.accel.set_pose("face-down")
     assert rig.read_orientation(timeout=5)[0] == "face-down"
+
+
+def test_landscape_only_kiosk_never_reports_portrait(make_rig):
+    rig = make_rig(config_text="[Orientation]\n"
+                               "AllowedInterfaceOrientations=landscape-left landscape-right\n")
+    rig.bus_client(start=True)
+    rig.wait_for_property("DeviceOrientation", "portrait", 5.0)
+    assert rig.get_property("InterfaceOrientation") == "unknown"
+    rig.accel.set_pose("landscape-left")
+    rig.wait_for_property("InterfaceOrientation", "landscape-right", 5.0)
+    rig.accel.set_pose("portrait")
+    rig.wait_for_property("DeviceOrientation", "portrait", 5.0)
+    rig.accel.set_pose("portrait-upside-down")
+    rig.wait_for_property("DeviceOrientation", "portrait-upside-down", 5.0)
+    assert rig.get_property("InterfaceOrientation") == "landscape-right"

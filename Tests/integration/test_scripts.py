@@ -1,5 +1,5 @@
-"""The client for scripts (`monitor` stream options, `exec`, `wait`), the example rotation
-scripts in docs/examples, and the documentation (man pages, introspection XML) (issue 6).
+"""The client for scripts (`monitor` stream options, `exec`, `wait`) and the example rotation
+scripts in docs/examples.
 
 The example scripts run against the real daemon with stand-ins for swaymsg, xrandr,
 xinput and hyprctl first on the PATH (standins/record: each run appends its arguments
@@ -13,18 +13,15 @@ import re
 import signal
 import subprocess
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 import rig as rigmod
-from rig import (BUS_NAME, INTERFACE, OBJECT_PATH, REPO_ROOT, LineReader, RigError,
-                 default_client, default_daemon, wait_until)
+from rig import REPO_ROOT, LineReader, RigError, default_client, wait_until
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = REPO_ROOT / "docs/examples"
-MAN = REPO_ROOT / "docs/man"
 RECORD = HERE / "standins/record"
 CHANGE = 5.0
 
@@ -222,6 +219,74 @@ def test_gdbus_listener_drives_a_rotation_command(rig, tmp_path, scripts):
     run.assert_no_more_calls()
     assert run.reader.drain() == []
     holder.stop()
+
+
+def session_members(sid):
+    """The live processes of session `sid` (each script runs in a session of its own)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path("/proc", entry, "stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            members.append(int(entry))
+    return members
+
+
+def assert_sigterm_ends_everything(run):
+    """SIGTERM to the script alone (as a service manager's first signal) ends it and
+    everything it started: nothing of its session is left running."""
+    assert len(session_members(run.proc.pid)) >= 2  # the script and its monitor
+    os.kill(run.proc.pid, signal.SIGTERM)
+    try:
+        assert run.proc.wait(5) == 128 + signal.SIGTERM, run.stderr()
+        wait_until(lambda: not session_members(run.proc.pid), 3.0,
+                   what="the script's children to end")
+    finally:
+        for orphan in session_members(run.proc.pid):  # so that a failure fails, not hangs
+            os.kill(orphan, signal.SIGKILL)
+
+
+@pytest.mark.daemon
+@pytest.mark.timeout(60)
+def test_gdbus_listener_takes_its_monitor_along_on_sigterm(rig, tmp_path, scripts):
+    holder = rig.bus_client(start=True)
+    rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
+    run = scripts(rig, tmp_path, [EXAMPLES / "gdbus-listener.sh"])
+    assert run.reader.next_line(CHANGE) == "interface portrait"
+    assert_sigterm_ends_everything(run)
+    holder.stop()
+
+
+def migration_guide_script():
+    """The monitor-sensor script of the migration guide, as printed there."""
+    text = (REPO_ROOT / "docs/migrating-from-iio-sensor-proxy.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return next(block for block in blocks if 'monitor-sensor > "$fifo"' in block)
+
+
+@pytest.mark.daemon
+@pytest.mark.timeout(60)
+def test_migration_guide_monitor_sensor_script(make_rig, tmp_path, scripts):
+    """The guide's script, pasted as written, drives xrandr through the real monitor-sensor
+    and the compatibility interface, and SIGTERM ends monitor-sensor with it."""
+    rig = make_rig(config_text="[Compatibility]\nSensorProxy=yes\n")
+    script = tmp_path / "rotate.sh"
+    script.write_text(migration_guide_script())
+    script.chmod(0o755)
+    run = scripts(rig, tmp_path, [script])
+    wait_until(lambda: ["xrandr", "-o", "normal"] in args_of(run.calls()), CHANGE,
+               what="xrandr -o normal")
+    for pose, xrandr in [("landscape-right", "left"), ("portrait-upside-down", "inverted"),
+                         ("landscape-left", "right"), ("portrait", "normal")]:
+        rig.accel.set_pose(pose)
+        wait_until(lambda: args_of(run.calls())[-1] == ["xrandr", "-o", xrandr], CHANGE,
+                   what="xrandr -o %s after %s; calls %r" % (xrandr, pose, run.calls()))
+    assert_sigterm_ends_everything(run)
 
 
 # ---------------------------------------------------------------------------
@@ -501,148 +566,3 @@ def test_help_lists_the_script_commands():
     for text in ("exec [--interface|--device]", "wait [--device|--interface] ORIENTATION",
                  "monitor [--device|--interface] [--json]", "3 when wait timed out"):
         assert text in result.stdout
-
-
-# ---------------------------------------------------------------------------
-# documentation
-
-
-MAN_PAGES = {"motion-orientationd.8": 8, "motion-orientationd.conf.5": 5,
-             "motion-orientation.1": 1}
-
-
-@pytest.mark.parametrize("page", sorted(MAN_PAGES))
-def test_man_page_renders_without_warnings(page):
-    path = MAN / page
-    result = subprocess.run(["groff", "-t", "-ww", "-man", "-z", str(path)],
-                            capture_output=True, text=True, timeout=20)
-    assert result.returncode == 0, result.stderr
-    assert result.stderr == "", result.stderr
-    text = path.read_text().replace("\\-", "-")
-    title = page.rsplit(".", 1)[0].upper()
-    assert re.search(r'^\.TH "?%s"? %d ' % (re.escape(title), MAN_PAGES[page]), text, re.M), \
-        "bad .TH line"
-    rendered = subprocess.run(["man", "--warnings", "-l", "-P", "cat", str(path)],
-                              capture_output=True, text=True, timeout=20,
-                              env={**os.environ, "MANWIDTH": "80"})
-    assert rendered.returncode == 0
-    assert rendered.stderr == "", rendered.stderr
-
-
-def shipped_config_keys():
-    """(section, key, default) of every key in the shipped configuration."""
-    keys = []
-    section = None
-    for line in (REPO_ROOT / "systemd/motion-orientationd.conf").read_text().splitlines():
-        match = re.match(r"^\[(\w+)\]$", line)
-        if match:
-            section = match.group(1)
-            continue
-        match = re.match(r"^#(\w+)=(.*)$", line)
-        if match:
-            keys.append((section, match.group(1), match.group(2)))
-    return keys
-
-
-def man_text(page):
-    """A man page as plain text (no fonts, no hyphenation, one long line per paragraph)."""
-    result = subprocess.run(["groff", "-t", "-man", "-Tutf8", "-P-cbou", "-rLL=500n", "-rHY=0",
-                             str(MAN / page)], capture_output=True, text=True, timeout=20)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def test_config_man_page_lists_every_key_with_its_default():
-    keys = shipped_config_keys()
-    assert len(keys) >= 20
-    text = man_text("motion-orientationd.conf.5")
-    sections = re.split(r"^\[(\w+)\] section", text, flags=re.M)
-    by_section = dict(zip(sections[1::2], sections[2::2]))
-    for section, key, default in keys:
-        assert section in by_section, "no [%s] section in the man page" % section
-        body = by_section[section]
-        match = re.search(r"^ *%s=(.*)$" % key, body, re.M)
-        assert match, "%s= is not described under [%s]" % (key, section)
-        after = body[match.end():match.end() + 1500]
-        shown = default if default else "empty"
-        assert re.search(r"Default: %s\b" % re.escape(shown), after), (
-            "%s=: the default %r is not given" % (key, shown))
-
-
-def test_man_pages_describe_the_bus_api_and_client_commands():
-    daemon = man_text("motion-orientationd.8")
-    for member in interface_members(ET.parse(REPO_ROOT / "docs/io.github.MotionOrientation1.xml")):
-        assert member in daemon, member
-    client = man_text("motion-orientation.1")
-    for command in ("get", "status", "monitor", "exec", "wait", "replay", "record"):
-        assert re.search(r"^ *%s\b" % command, client, re.M), command
-    for name in ("MOTION_ORIENTATION", "MOTION_ORIENTATION_VALUE", "MOTION_ORIENTATION_STREAM",
-                 "MOTION_ORIENTATION_DEVICE", "MOTION_ORIENTATION_DEVICE_VALUE",
-                 "MOTION_ORIENTATION_INTERFACE", "MOTION_ORIENTATION_INTERFACE_VALUE"):
-        assert name in client, name
-    # The compatibility interface is documented exactly when the daemon has it.
-    sensor_proxy = subprocess.run(["grep", "-rqs", "net.hadess.SensorProxy",
-                                   str(REPO_ROOT / "Sources")]).returncode == 0
-    assert ("net.hadess.SensorProxy" in daemon) == sensor_proxy
-    assert ("SensorProxy=" in man_text("motion-orientationd.conf.5")) == sensor_proxy
-
-
-def interface_members(tree):
-    interface = tree.getroot().find("interface[@name='%s']" % INTERFACE)
-    assert interface is not None
-    return [element.get("name") for element in interface]
-
-
-def normalized_interface(xml_text):
-    """Our interface from introspection XML, as comparable data (comments dropped)."""
-    root = ET.fromstring(xml_text.split("?>", 1)[-1] if xml_text.startswith("<?xml")
-                         else re.sub(r"<!DOCTYPE[^>]*>", "", xml_text))
-    interface = root.find("interface[@name='%s']" % INTERFACE)
-    assert interface is not None, "no %s interface" % INTERFACE
-
-    def element(e):
-        return (e.tag, tuple(sorted(e.attrib.items())),
-                tuple(element(c) for c in e if isinstance(c.tag, str)))
-    return element(interface)
-
-
-@pytest.mark.daemon
-def test_introspection_xml_matches_the_daemon(rig):
-    live = rig.busctl("introspect", "--xml-interface", BUS_NAME, OBJECT_PATH,
-                      json_output=False).stdout
-    shipped = (REPO_ROOT / "docs/io.github.MotionOrientation1.xml").read_text()
-    assert normalized_interface(shipped) == normalized_interface(live)
-    # Only our interface is shipped (the standard ones are everyone's).
-    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", shipped))
-    assert [i.get("name") for i in root.findall("interface")] == [INTERFACE]
-
-
-def test_docs_pages_cover_the_api():
-    api = (REPO_ROOT / "docs/dbus-api.md").read_text()
-    for member in interface_members(ET.parse(REPO_ROOT / "docs/io.github.MotionOrientation1.xml")):
-        assert "`%s" % member in api, member
-    assert "busctl" in api and "gdbus" in api
-    axes = (REPO_ROOT / "docs/axes.md").read_text()
-    for text in ("ACCEL_MOUNT_MATRIX", "60-sensor", "motion-orientation record", "systemd-hwdb"):
-        assert text in axes, text
-    migrating = (REPO_ROOT / "docs/migrating-from-iio-sensor-proxy.md").read_text()
-    for text in ("net.hadess.SensorProxy", "monitor-sensor", "left-up", "right-up"):
-        assert text in migrating, text
-
-
-def test_install_puts_man_pages_and_interface_xml(tmp_path):
-    root = tmp_path / "root"
-    release = str(Path(default_daemon()).resolve().parent)
-    common = ["make", "-C", str(REPO_ROOT), "--no-print-directory", "-o", "build",
-              "DESTDIR=%s" % root, "PREFIX=/opt/mo", "RELEASE=%s" % release]
-    result = subprocess.run(common + ["install"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
-    for page, section in MAN_PAGES.items():
-        installed = root / ("opt/mo/share/man/man%d" % section) / page
-        assert installed.read_text() == (MAN / page).read_text()
-    xml = root / "opt/mo/share/dbus-1/interfaces/io.github.MotionOrientation1.xml"
-    assert xml.read_text() == (REPO_ROOT / "docs/io.github.MotionOrientation1.xml").read_text()
-    removed = subprocess.run(common + ["uninstall"], capture_output=True, text=True, timeout=60)
-    assert removed.returncode == 0, removed.stderr
-    left = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
-    assert left == ["etc/motion-orientationd.conf"], left

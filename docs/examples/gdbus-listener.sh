@@ -28,8 +28,17 @@ value_of() {
 # gdbus monitor prints "The name ... is owned by :1.42" when the daemon is (or comes
 # back) on the bus, which is when the current state is read, and each signal as
 #   /io/github/MotionOrientation1: io.github.MotionOrientation1.InterfaceOrientationChanged ('landscape-left', uint32 4)
+# The loop reads from a FIFO rather than a pipe, so that it runs in this shell and the
+# monitor is this shell's to end: SIGTERM, SIGINT or the end of the loop take it along.
+fifo=$(mktemp -u "${TMPDIR:-/tmp}/gdbus-listener.XXXXXX")
+mkfifo -m 600 "$fifo"
+gdbus monitor --system --dest "$DEST" --object-path "$OBJECT" > "$fifo" &
+monitor=$!
+trap 'kill "$monitor" 2>/dev/null || :; rm -f "$fifo"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT HUP
 last=
-gdbus monitor --system --dest "$DEST" --object-path "$OBJECT" | while IFS= read -r line; do
+while IFS= read -r line <&3; do
     case $line in
         *" is owned by "*)
             # The answer looks like (<'portrait'>,)
@@ -53,4 +62,4 @@ gdbus monitor --system --dest "$DEST" --object-path "$OBJECT" | while IFS= read 
     if [ $# -gt 0 ]; then
         MOTION_ORIENTATION=$name MOTION_ORIENTATION_VALUE=$(value_of "$name") "$@" || true
     fi
-done
+done 3< "$fifo"

@@ -1,10 +1,12 @@
 /*
  * The C that Swift cannot express for motion-orientationd.
  *
- * sd-bus describes an object with a static vtable built from function-like macros
- * (SD_BUS_METHOD, SD_BUS_PROPERTY, ...), which Swift cannot expand. The vtables live
- * here; every entry points at one of two trampolines that forward the call to a
- * pair of Swift callbacks. Everything else (messages, tracking, signals, sd-event,
+ * sd-bus describes an object with a vtable built from function-like macros
+ * (SD_BUS_METHOD, SD_BUS_PROPERTY, ...), which Swift cannot expand. The methods and
+ * signals of each interface live here; its properties are named by Swift (each name
+ * written once, in an enum) and the vtable is put together when the object is added.
+ * Every entry points at one of two trampolines that forward the call to a pair of
+ * Swift callbacks. The names of buses, objects and interfaces are Swift's too. Everything else (messages, tracking, signals, sd-event,
  * libudev) is called from Swift directly through the non-variadic APIs. The one
  * other macro Swift cannot call is the evdev ioctl request of an axis.
  */
@@ -14,24 +16,18 @@
 #include <linux/input.h>
 #include <systemd/sd-bus.h>
 
-/** The daemon's bus name, object path and interface (DESIGN.md section 5). */
-#define MO_BUS_NAME "io.github.MotionOrientation1"
-#define MO_BUS_PATH "/io/github/MotionOrientation1"
-#define MO_BUS_INTERFACE "io.github.MotionOrientation1"
-
-/** iio-sensor-proxy's names, served in compatibility mode. */
-#define MO_SENSOR_PROXY_NAME "net.hadess.SensorProxy"
-#define MO_SENSOR_PROXY_PATH "/net/hadess/SensorProxy"
-#define MO_SENSOR_PROXY_INTERFACE "net.hadess.SensorProxy"
-#define MO_SENSOR_PROXY_COMPASS_PATH "/net/hadess/SensorProxy/Compass"
-#define MO_SENSOR_PROXY_COMPASS_INTERFACE "net.hadess.SensorProxy.Compass"
-
 /** The interfaces this process can serve, each with its vtable. */
 typedef enum mo_interface {
-    MO_INTERFACE_ORIENTATION,        /* MO_BUS_INTERFACE */
-    MO_INTERFACE_SENSOR_PROXY,       /* MO_SENSOR_PROXY_INTERFACE */
-    MO_INTERFACE_SENSOR_PROXY_COMPASS, /* MO_SENSOR_PROXY_COMPASS_INTERFACE */
+    MO_INTERFACE_ORIENTATION,          /* io.github.MotionOrientation1 */
+    MO_INTERFACE_SENSOR_PROXY,         /* net.hadess.SensorProxy */
+    MO_INTERFACE_SENSOR_PROXY_COMPASS, /* net.hadess.SensorProxy.Compass */
 } mo_interface;
+
+/** A property of an object: its name and D-Bus signature. It emits PropertiesChanged. */
+typedef struct mo_property {
+    const char *name;
+    const char *signature;
+} mo_property;
 
 /** Callbacks that serve an object; `context` is handed back untouched. */
 typedef struct mo_object_handlers {
@@ -44,11 +40,14 @@ typedef struct mo_object_handlers {
 } mo_object_handlers;
 
 /**
- * Serves `interface` at `path` with the given handlers. The returned slot owns the
- * registration: unref it to withdraw the object.
- * Why C: the vtables are made of SD_BUS_* macros.
+ * Serves `interface`, named `interface_name` on the bus, at `path`: its `n_properties`
+ * properties in the order given (names and signatures are copied), then its methods and
+ * signals. The returned slot owns the registration and the vtable: unref it to withdraw
+ * the object.
+ * Why C: vtable entries are made with SD_BUS_* macros.
  */
-int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, mo_interface interface,
+int mo_bus_add_object(sd_bus *bus, sd_bus_slot **slot, const char *path, const char *interface_name,
+                      mo_interface interface, const mo_property *properties, size_t n_properties,
                       const mo_object_handlers *handlers, void *context);
 
 /**

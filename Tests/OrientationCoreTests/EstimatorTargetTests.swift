@@ -1,7 +1,7 @@
 import OrientationCore
 import Testing
 
-// The targets of issue 3, each asserted on generated traces (the corpus in Tests/traces is
+// The estimator targets of DESIGN.md section 4, each asserted on generated traces (the corpus in Tests/traces is
 // checked by CorpusTests). Measured with the default settings when these tests were written:
 //
 //   quarter turn, median delay from the end of the turn:  10 Hz 0.18 s, 25 Hz 0.18 s, 50 Hz 0.18 s
@@ -57,8 +57,8 @@ func turn(
         tremor: [0, 0.5, 1][level], noise: [0, 0.01, 0.03][level] * g, seed: seed)
 }
 
-@Suite("Estimator targets (issue 3)")
-struct TargetTests {
+@Suite("Estimator targets")
+struct EstimatorTargetTests {
     static let rates = [10.0, 25.0, 50.0]
 
     // MARK: Zero spurious changes on disturbances
@@ -200,7 +200,7 @@ struct TargetTests {
         print("half-turn median delay after the flip ends:", medians.sorted { $0.key < $1.key })
     }
 
-    // MARK: Step turns (issue 8: the bench's fake device jumps from one pose to the next)
+    // MARK: Step turns (the bench's fake device jumps from one pose to the next)
 
     /// The quarter and half steps the tests below take: (from, to) turns in degrees.
     static let quarterSteps: [(Double, Double)] = [(0, 90), (0, -90), (90, 0), (-90, -180), (180, 90)]

@@ -191,11 +191,13 @@ public struct DaemonSettings: Equatable, Sendable {
                 sensorPin = pin
             }
         case ("Sensor", "MountMatrix"):
-            if entry.value.isEmpty {
+            // Taken with or without quotes: the README and udev's hwdb print the value quoted.
+            let text = Self.unquoted(entry.value)
+            if text.isEmpty {
                 mountMatrixOverride = nil
             } else {
                 do {
-                    mountMatrixOverride = try MountMatrix(parsing: entry.value)
+                    mountMatrixOverride = try MountMatrix(parsing: text)
                 } catch {
                     return "\(error), found '\(entry.value)'" + keep
                 }
@@ -229,6 +231,14 @@ public struct DaemonSettings: Equatable, Sendable {
         return nil
     }
 
+    /// `text` without one pair of surrounding double or single quotes, if it has them.
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+            return text
+        }
+        return String(text.dropFirst().dropLast())
+    }
+
     /// The words of a list value, separated by spaces, tabs or commas.
     static func words(_ text: String) -> [Substring] {
         text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
@@ -260,18 +270,5 @@ public struct DaemonSettings: Equatable, Sendable {
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         guard isLetter(bytes[0]) else { return false }
         return bytes.dropFirst().allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
-    }
-}
-
-extension ConfigFile {
-    /// Reads a boolean the way systemd does (`parse_boolean()`): `1`, `yes`, `y`, `true`, `t`,
-    /// `on` are true; `0`, `no`, `n`, `false`, `f`, `off` are false; letters in any case; nil
-    /// for anything else. Surrounding spaces are ignored.
-    public static func parseBoolean(_ text: String) -> Bool? {
-        switch trim(text).lowercased() {
-        case "1", "yes", "y", "true", "t", "on": true
-        case "0", "no", "n", "false", "f", "off": false
-        default: nil
-        }
     }
 }

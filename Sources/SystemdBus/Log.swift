@@ -56,30 +56,14 @@ public func writeAll(_ fd: Int32, _ text: String) {
     text.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
+            // Nowhere to report a failed write of a log line: the line is dropped.
+            guard
+                let n = try? retryingInterrupted(
+                    "write", { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }),
+                n > 0
+            else { return }
             offset += n
         }
-    }
-}
-
-/// A failed system call: what was attempted, on which path, and the errno.
-public struct SystemError: Error, CustomStringConvertible, Sendable {
-    public var operation: String
-    public var path: String?
-    public var errno: Int32
-
-    public init(_ operation: String, path: String? = nil, errno: Int32) {
-        self.operation = operation
-        self.path = path
-        self.errno = errno < 0 ? -errno : errno
-    }
-
-    public var description: String {
-        let reason = String(cString: strerror(errno))
-        if let path { return "\(path): \(operation) failed: \(reason) (errno \(errno))" }
-        return "\(operation) failed: \(reason) (errno \(errno))"
     }
 }
 

@@ -1,4 +1,5 @@
-"""Real hardware (issue 5): the right sensor, the right axes, hotplug.
+"""The IIO accelerometer as real hardware has it: the right sensor, the right axes, hotplug,
+the sampling frequency.
 
 Two-in-one devices with a base and a display accelerometer, every mount matrix source
 and the override, per-channel and shared scales and offsets, removal and re-adding

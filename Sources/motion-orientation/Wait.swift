@@ -1,0 +1,78 @@
+import Glibc
+import OrientationCore
+import SystemdBus
+
+/// Exit status of `wait` when the timeout passes first.
+let waitTimeoutStatus: Int32 = 3
+
+/// `motion-orientation wait [--device|--interface] ORIENTATION [--timeout SECONDS]`:
+/// returns 0 once the device orientation (or with `--interface` the interface
+/// orientation) is ORIENTATION, at once if it already is; 3 when the timeout passes first.
+func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
+    var stream: OrientationStream? = nil
+    var target: String? = nil
+    var timeout: Double? = nil
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--timeout":
+            guard let text = rest.popFirst(), let value = Double(text), value >= 0, value < 1e9 else {
+                usageFailure("--timeout needs a number of seconds")
+            }
+            timeout = value
+        case "--device", "--interface":
+            do throws(UsageFailure) {
+                try chooseStream(&stream, argument, command: "wait")
+            } catch {
+                usageFailure(error.description)
+            }
+        default:
+            guard target == nil, !argument.hasPrefix("-") else {
+                usageFailure("unexpected argument '\(argument)' for wait")
+            }
+            target = argument
+        }
+    }
+    let chosen = stream ?? .device
+    guard let target else { usageFailure("wait needs an orientation, e.g. wait landscape-left") }
+    let known =
+        chosen == .device
+        ? DeviceOrientation(name: target).map { $0 != .unknown } ?? false
+        : InterfaceOrientation(name: target).map { $0 != .unknown } ?? false
+    guard known else {
+        let names =
+            chosen == .device
+            ? DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
+            : InterfaceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
+        let article = chosen == .device ? "a" : "an"
+        usageFailure("'\(target)' is not \(article) \(chosen) orientation; one of: \(names.joined(separator: ", "))")
+    }
+
+    let follower = try OrientationFollower(connection: DaemonConnection())
+    follower.onChange = { changed, state in
+        if changed == chosen && state.name(chosen) == target { follower.exit(0) }
+    }
+    let initial = try follower.begin()
+    if initial.name(chosen) == target { return 0 }
+    let timer = EventTimer(event: follower.event) { [unowned follower] in follower.exit(waitTimeoutStatus) }
+    if let timeout {
+        do {
+            try timer.arm(afterUsec: UInt64(timeout * 1e6))
+        } catch {
+            throw ClientError("cannot arm the timeout: \(String(cString: strerror(error.errno)))")
+        }
+    }
+    // The timer lives for the loop's run.
+    let status = withExtendedLifetime(timer) { follower.run() }
+    if status == waitTimeoutStatus {
+        writeAll(
+            STDERR_FILENO,
+            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen) \(target)\n")
+    }
+    return status
+}
+
+/// Seconds as a person writes them: "5", "0.5".
+func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int64(seconds)) : String(seconds)
+}

@@ -1,0 +1,63 @@
+import OrientationCore
+import Testing
+
+@Suite("Estimator settings")
+struct EstimatorSettingsTests {
+    @Test func defaultsMatchTheDesign() {
+        let settings = EstimatorSettings()
+        #expect(settings.problems().isEmpty)
+        #expect(settings.clamped() == settings)
+        #expect(settings.switchAngle >= 55 && settings.switchAngle <= 65)
+        #expect(settings.faceEnterTilt == 70)
+        #expect(settings.faceLeaveTilt == 60)
+        #expect(settings.quarterTurnSettleTime < settings.halfTurnSettleTime)
+        #expect(settings.firstDecisionSettleTime <= 0.1)
+        #expect(settings.lowerMagnitudeGate < 1 && settings.upperMagnitudeGate > 1)
+        #expect(settings.nominalGravity == 9.80665)
+        #expect(settings.calmSettleTime <= 0.1 && settings.calmSettleTime < settings.quarterTurnSettleTime)
+        // A step from rest on an axis to past the switch angle always counts as a sudden turn.
+        #expect(settings.calmJumpAngle < settings.switchAngle)
+        // Disturbed, face-up/down is entered later, never earlier; the 1 g reference stops learning
+        // before rotations stop.
+        #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
+        #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
+        #expect(settings.entries.count == 38)
+        #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
+    }
+
+    @Test func badValuesAreReportedAndClamped() {
+        var settings = EstimatorSettings()
+        settings.switchAngle = 80
+        settings.quarterTurnSettleTime = .nan
+        settings.lowerMagnitudeGate = -1
+        let problems = settings.problems()
+        #expect(problems.map(\.name) == ["lowerMagnitudeGate", "switchAngle", "quarterTurnSettleTime"])
+        #expect(problems[1].description == "switchAngle = 80.0 is outside 55.0...65.0")
+        let clamped = settings.clamped()
+        #expect(clamped.switchAngle == 65)
+        #expect(clamped.quarterTurnSettleTime == EstimatorSettings().quarterTurnSettleTime)
+        #expect(clamped.lowerMagnitudeGate == EstimatorSettings.field(named: "lowerMagnitudeGate")!.range.lowerBound)
+        #expect(clamped.problems().isEmpty)
+        #expect(OrientationEstimator(settings: settings).settings == clamped)
+    }
+
+    @Test func longerSettleTimeDelaysTheCommit() {
+        var settings = EstimatorSettings()
+        settings.quarterTurnSettleTime = 1.0
+        // A smooth 0.5 s turn takes the settle-time path: proposed from about 1.35 s, committed a
+        // second later.
+        let turn = samples(rate: 50, duration: 5) { t in gravity(angle: 90 * ramp(t, from: 1, to: 1.5)) }
+        let changes = Trace.replay(turn, settings: settings)
+        #expect(changes.map(\.device) == [.portrait, .landscapeRight])
+        if changes.count == 2 { #expect(changes[1].time >= 2.3 && changes[1].time < 2.6) }
+        // A step takes the calm fast path, whose own evidence time does not follow the settle time.
+        let step = samples(rate: 50, duration: 4) { t in t < 1 ? Vector3(0, -g, 0) : Vector3(g, 0, 0) }
+        let fast = Trace.replay(step, settings: settings)
+        #expect(fast.map(\.device) == [.portrait, .landscapeRight])
+        if fast.count == 2 { #expect(fast[1].time >= 1.08 - 1e-9 && fast[1].time <= 1.1) }
+        settings.calmSettleTime = 0.3
+        let slower = Trace.replay(step, settings: settings)
+        #expect(slower.map(\.device) == [.portrait, .landscapeRight])
+        if slower.count == 2 { #expect(slower[1].time >= 1.3 - 1e-9 && slower[1].time <= 1.32) }
+    }
+}

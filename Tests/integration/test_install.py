@@ -1,0 +1,46 @@
+"""`make install` and `make uninstall` with DESTDIR and PREFIX: what goes where, the unit's
+ExecStart, the user's configuration kept."""
+
+import os
+import subprocess
+
+from rig import REPO_ROOT
+
+
+def run(argv, **kwargs):
+    return subprocess.run(argv, capture_output=True, text=True, timeout=20,
+                          stdin=subprocess.DEVNULL, **kwargs)
+
+
+def test_install_honours_destdir_and_prefix(tmp_path):
+    root = tmp_path / "root"
+    result = run(["make", "-C", str(REPO_ROOT), "--no-print-directory", "install",
+                  "DESTDIR=%s" % root, "PREFIX=/opt/mo"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    for expected in ("opt/mo/bin/motion-orientationd", "opt/mo/bin/motion-orientation",
+                     "opt/mo/share/dbus-1/system.d/io.github.MotionOrientation1.conf",
+                     "opt/mo/share/dbus-1/system-services/io.github.MotionOrientation1.service",
+                     "etc/motion-orientationd.conf"):
+        assert expected in files, files
+    assert any(f.endswith("motion-orientationd.service") and "system-services" not in f
+               for f in files), files
+    assert any(f.endswith("rules.d/80-motion-orientation.rules") for f in files), files
+    helper = [f for f in files if f.endswith("udev/motion-orientation-access")]
+    assert helper and os.access(root / helper[0], os.X_OK), files
+    assert any(f.endswith("sysusers.d/motion-orientation.conf") for f in files), files
+    unit = next(root.rglob("system/motion-orientationd.service")).read_text()
+    assert "ExecStart=/opt/mo/bin/motion-orientationd" in unit
+    assert "@bindir@" not in unit
+    assert os.access(root / "opt/mo/bin/motion-orientationd", os.X_OK)
+    # A configuration already there is the user's: install keeps it.
+    (root / "etc/motion-orientationd.conf").write_text("[Orientation]\nSwitchAngle=58\n")
+    again = run(["make", "-C", str(REPO_ROOT), "--no-print-directory", "install",
+                 "DESTDIR=%s" % root, "PREFIX=/opt/mo"])
+    assert again.returncode == 0
+    assert (root / "etc/motion-orientationd.conf").read_text() == "[Orientation]\nSwitchAngle=58\n"
+    removed = run(["make", "-C", str(REPO_ROOT), "--no-print-directory", "uninstall",
+                   "DESTDIR=%s" % root, "PREFIX=/opt/mo"])
+    assert removed.returncode == 0
+    left = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    assert left == ["etc/motion-orientationd.conf"], left

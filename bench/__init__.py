@@ -1,0 +1,58 @@
+"""make bench: motion-orientationd measured side by side with iio-sensor-proxy.
+
+    make bench [BENCH_ARGS='--quick --runs N --output PATH --minute SECONDS ...']
+    PYTHONPATH=Tests/integration /usr/bin/python3 -m bench [--quick] ...   (from the top directory)
+
+Both daemons run at the same time on one umockdev testbed (one fake IIO accelerometer,
+values written in place at up to 50 Hz), one private system bus (the integration rig,
+Tests/integration/rig), and see the same motion. iio-sensor-proxy (Debian's
+/usr/sbin/iio-sensor-proxy) is given the udev property its own rule would set
+(IIO_SENSOR_PROXY_TYPE=iio-poll-accel) and claimed by its own client, `monitor-sensor`;
+ours is claimed with Start() by a rig BusClient. Every bus message is read by
+`busctl monitor`, whose receive timestamps (CLOCK_REALTIME, microseconds) time the
+reactions against the moment the bench wrote the new reading.
+
+What it measures (DESIGN.md sections 5 and 6):
+  * reaction: a step quarter turn written into sysfs -> DeviceOrientationChanged (ours) /
+    PropertiesChanged AccelerometerOrientation (theirs). "spaced": turns 1.5-3 s apart
+    (seeded), after one unmeasured warm-up turn, i.e. a user turning the device now and
+    then; "from rest": the device still for --rest seconds (default 10) before the turn.
+  * spurious orientation changes while the corpus traces Tests/traces/{shake-portrait,
+    walking-landscape,free-fall-impact,dwell-45-tremor}.csv are replayed at their 50 Hz:
+    changes beyond the ones Tests/traces/expected.txt lists (mapped to iio-sensor-proxy's
+    names for theirs, which has no face-up/face-down orientation).
+  * wakeups/s (voluntary context switches summed over /proc/PID/task/*/status) and CPU
+    ms/s (sum_exec_runtime of /proc/PID/task/*/schedstat; utime+stime ticks in the JSON
+    too) over --window seconds: no claim; claimed and still; claimed and moving (a slow
+    continuous rotation, 60 deg/s, leaning back 20 deg, 0.03 g noise); the same two claimed
+    windows again with our low energy mode forced on ([Energy] LowEnergyMode=on, SIGHUP).
+    Nothing talks to the daemons during these windows.
+  * sensor reads/s (one read = the x, y and z channel files once): `strace -f -y` attached
+    for a shorter window right after each claimed window, in the same state, counting
+    read/pread64 calls on in_accel_x_raw. Optional: n/a without strace.
+  * CPU microseconds per sample: CPU while moving / sensor reads while moving.
+  * VmRSS idle (2 s after start) and after --minute seconds claimed; both daemons under
+    umockdev's preload (which maps glib and umockdev into both), ours also without the
+    preload (real /sys, so no accelerometer here) as a separate row.
+  * start-up: exec -> the bus name's NameOwnerChanged at the monitor, --starts times each.
+  * estimator-bench --json Tests/traces: throughput and the corpus table (its text output
+    is printed first, as `make bench` always did).
+  * binary sizes (and with their non-libc shared libraries).
+
+Noisy figures are shown as "median [min-max]" over --runs fresh starts of both daemons
+(default 3); reactions and spurious counts are pooled from the first run. It asserts
+
+Modules:
+  __main__      the command line, the run, the exit status
+  side_by_side  Bench: both daemons on one rig, the measured phases (start-up, energy
+                windows, memory, reactions, spurious changes)
+  offline       the figures that need no running daemon (estimator-bench, the estimator's
+                step delay through `replay`, binary sizes)
+  daemons       Ours and SensorProxy: one interface to start, claim and read either daemon
+  motion        motion written into the fake sensor: generated turns, recorded traces
+  procfs        context switches, CPU and resident memory from /proc
+  sensor_reads  sensor reads per second counted with strace
+  table         statistics and the table of figures
+  report        the table from the results, the text printed and bench/results.json
+  progress      progress lines on stderr
+"""

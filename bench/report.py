@@ -1,0 +1,200 @@
+"""The bench's report: the table of figures built from the results, printed with the
+memory breakdown and the changes seen during the traces, and written to bench/results.json."""
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+from .daemons import Ours, SensorProxy
+from .motion import SPURIOUS_TRACES
+from .progress import STARTED
+from .table import Table, stats
+
+
+def build_table(results, args):
+    """The table of figures from a bench run's results."""
+    R = results
+    OURS, ISP = Ours.label, SensorProxy.label
+    t = Table()
+    runs = R["runs"]
+
+    def per_run(phase, field, who):
+        return stats([r[phase][who][field] for r in runs if who in r.get(phase, {})])
+
+    def at_most(o, i, seconds):
+        """o <= i within the resolution of a window (one event over it)."""
+        if o is None or i is None:
+            return None
+        return o["median"] <= i["median"] + 1.0 / seconds
+
+    def reads(phase, who):
+        return stats([r[phase][who]["reads_per_s"] for r in runs if who in r.get(phase, {})])
+
+    # reaction
+    t.section("reaction: step quarter turn written to sysfs -> change on the bus")
+    for kind, label in (("spaced", "turns 1.5-3 s apart"), ("from_rest", "from rest")):
+        rows = R["reaction"].get(kind, [])
+        for stat, name in (("median", "median"), ("max", "worst")):
+            vals = {}
+            for who in (OURS, ISP):
+                got = [x[who] for x in rows if x.get(who) is not None]
+                missed = sum(1 for x in rows if who in x and x[who] is None)
+                if not got:
+                    vals[who] = None
+                elif stat == "median":
+                    vals[who] = statistics.median(got)
+                else:
+                    vals[who] = "missed %d" % missed if missed else max(got)
+            target = met = None
+            if stat == "median" and kind == "spaced":
+                target = "<= 0.5x theirs"
+                if isinstance(vals[OURS], float) and isinstance(vals[ISP], float):
+                    met = vals[OURS] <= 0.5 * vals[ISP]
+            t.add("reaction_%s_%s" % (kind, name), "%s, %s (n=%d)" % (name, label, len(rows)),
+                  "ms", vals[OURS], vals[ISP], digits=0, target=target, met=met)
+    floor = R.get("estimator_step_delay_ms", {})
+    t.add("reaction_floor_fast", "  estimator alone, from the 1st sample seeing it, 40 ms rate", "ms",
+          floor.get("fast"), None, digits=0, ratio=False, required=False)
+    t.add("reaction_floor_still", "  estimator alone, from the 1st sample seeing it, 700 ms rate",
+          "ms", floor.get("still"), None, digits=0, ratio=False, required=False)
+    # spurious
+    t.section("spurious orientation changes while replaying a trace (50 Hz)")
+    for label, _ in SPURIOUS_TRACES:
+        res = R["spurious"].get(label)
+        if not res:
+            t.add("spurious_" + label, label, "count", None, None)
+            continue
+        o = res[OURS]["spurious"]
+        i = res[ISP]["spurious"] if ISP in res else None
+        missed = res[OURS]["missed"]
+        t.add("spurious_" + label.replace(" ", "_"),
+              "%s (%.0f s)%s" % (label, res["seconds"],
+                                 ", ours missed %d expected" % missed if missed else ""),
+              "changes", o, i, digits=0, ratio=False, target="0", met=(o == 0))
+    # energy
+    t.section("energy (no bus traffic to the daemons during a window)")
+    phases = (("idle", "no claim"), ("still", "claimed, still"),
+              ("moving", "claimed, moving (60 deg/s turn)"))
+    for phase, label in phases:
+        o, i = per_run(phase, "wakeups", OURS), per_run(phase, "wakeups", ISP)
+        target = met = None
+        if phase == "idle":
+            target, met = "0", (o is not None and o["median"] == 0)
+        elif phase == "still":
+            target = "<= theirs"
+            met = at_most(o, i, args.window)
+        t.add("wakeups_" + phase, "wakeups, " + label, "1/s", o, i, digits=2,
+              target=target, met=met)
+    for phase, label in phases:
+        t.add("cpu_" + phase, "CPU, " + label, "ms/s", per_run(phase, "cpu_ms", OURS),
+              per_run(phase, "cpu_ms", ISP), digits=3)
+    for phase, label in phases[1:]:
+        o, i = reads(phase + "_reads", OURS), reads(phase + "_reads", ISP)
+        target = met = None
+        if phase == "still":
+            target = "<= theirs"
+            met = at_most(o, i, args.read_window)
+        t.add("reads_" + phase, "sensor reads (x,y,z), " + label, "1/s", o, i, digits=2,
+              target=target, met=met, required=False)
+    # CPU per sample while moving
+    cpu_per_sample = {}
+    for who in (OURS, ISP):
+        vals = []
+        for r in runs:
+            if who in r.get("moving_reads", {}) and r["moving_reads"][who]["reads_per_s"]:
+                vals.append(r["moving"][who]["cpu_ms"] * 1000
+                            / r["moving_reads"][who]["reads_per_s"])
+        cpu_per_sample[who] = stats(vals)
+    t.add("cpu_per_sample", "CPU per sample in the daemon, moving", "us",
+          cpu_per_sample[OURS], cpu_per_sample[ISP], digits=1, required=False)
+    t.section("low energy mode forced on (theirs has none: its normal figures)")
+    for phase, label in (("le_still", "still"), ("le_moving", "moving")):
+        t.add("wakeups_" + phase, "wakeups, low energy, " + label, "1/s",
+              per_run(phase, "wakeups", OURS), per_run(phase, "wakeups", ISP), digits=2)
+        t.add("reads_" + phase, "sensor reads, low energy, " + label, "1/s",
+              reads(phase + "_reads", OURS), reads(phase + "_reads", ISP), digits=2,
+              required=False)
+    # memory
+    t.section("memory and start-up")
+
+    def rss(key, who):
+        return stats([r[key][who]["VmRSS"] / 1024 for r in runs if who in r.get(key, {})])
+    for key, label in (("rss_idle", "VmRSS idle, umockdev preload"),
+                       ("rss_claimed", "VmRSS after %.0f s claimed, preload" % args.minute)):
+        o, i = rss(key, OURS), rss(key, ISP)
+        t.add(key, label, "MiB", o, i, digits=2, target="<= theirs",
+              met=None if o is None or i is None else o["median"] <= i["median"])
+    anon = {who: stats([r["rss_claimed"][who]["RssAnon"] / 1024 for r in runs
+                        if who in r.get("rss_claimed", {})]) for who in (OURS, ISP)}
+    t.add("rss_anon_claimed", "  of which anonymous (RssAnon), claimed", "MiB",
+          anon[OURS], anon[ISP], digits=2)
+    t.add("rss_nopreload", "VmRSS idle, ours without preload (no sensor)", "MiB",
+          R.get("rss_nopreload"), None, digits=2, ratio=False)
+    su = R["startup"]
+    o = su.get("ours")
+    t.add("startup", "exec -> name on the bus (n=%d)" % (o["n"] if o else 0), "ms", o,
+          su.get("isp"), digits=1, target="<= 50 ms",
+          met=None if o is None else o["median"] <= 50)
+    t.add("startup_nopreload", "exec -> name on the bus, ours without preload", "ms",
+          su.get("ours_nopreload"), None, digits=1, ratio=False)
+    # estimator
+    t.section("estimator and binaries")
+    est = R.get("estimator", {}).get("throughput")
+    t.add("estimator_rate", "estimator throughput (pure core)", "samples/s",
+          est and est["samplesPerSecond"], None, digits=0, target=">= 1M",
+          met=None if not est else est["samplesPerSecond"] >= 1e6)
+    t.add("estimator_ns", "estimator time per sample", "ns",
+          est and est["nanosecondsPerSample"], None, digits=1)
+    traces = R.get("estimator", {}).get("traces", [])
+    if traces:
+        ok = sum(1 for x in traces if x.get("ok"))
+        t.add("corpus", "trace corpus: expected outcome met", "traces",
+              "%d/%d" % (ok, len(traces)), None, ratio=False)
+    b = R.get("binaries", {})
+
+    def size(key, field):
+        return b[key][field] / 1024 if key in b else None
+    t.add("size_daemon", "binary size, daemon (static Swift stdlib)", "KiB",
+          size("daemon", "bytes"), size("isp", "bytes"), digits=0)
+    t.add("size_daemon_libs", "  with its non-libc shared libraries", "KiB",
+          size("daemon", "with_libs_bytes"), size("isp", "with_libs_bytes"), digits=0)
+    t.add("size_client", "binary size, client (motion-orientation)", "KiB",
+          size("client", "bytes"), None, digits=0, ratio=False)
+    return t
+
+
+def print_and_save(bench, args):
+    """Print the table and write the JSON; returns what could not be measured."""
+    table = build_table(bench.results, args)
+    print("== motion-orientationd vs iio-sensor-proxy (same umockdev device, same private bus, "
+          "same motion)")
+    print("   value: median [min-max] over %d run(s); ratio = ours / theirs; %s"
+          % (args.runs, "quick mode" if args.quick else "default mode"))
+    print(table.render())
+    R = bench.results
+    runs = R["runs"]
+    if runs:
+        top = runs[0]["rss_breakdown_claimed"].get(Ours.label, [])[:5]
+        print("   our VmRSS by mapping (claimed, KiB): "
+              + ", ".join("%s %d" % (n, k) for n, k in top))
+        top = runs[0]["rss_breakdown_claimed"].get(SensorProxy.label, [])[:5]
+        if top:
+            print("   theirs (claimed, KiB): " + ", ".join("%s %d" % (n, k) for n, k in top))
+    if R.get("rss_breakdown_nopreload"):
+        print("   ours without preload (KiB): " + ", ".join(
+            "%s %d" % (n, k) for n, k in R["rss_breakdown_nopreload"][:5]))
+    for label, res in R.get("spurious", {}).items():
+        parts = []
+        for who in (Ours.label, SensorProxy.label):
+            if who in res:
+                parts.append("%s %s" % (who, ">".join(res[who]["observed"]) or "(none)"))
+        print("   %s changes: %s" % (label, "; ".join(parts)))
+    missing = table.missing + bench.failures
+    output = {"generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "args": {k: v for k, v in vars(args).items()},
+              "table": table.json_rows(), "details": R, "missing": missing}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(output, indent=1, default=str) + "\n")
+    print("   JSON: %s  (%.0f s)" % (args.output, time.monotonic() - STARTED))
+    return missing
