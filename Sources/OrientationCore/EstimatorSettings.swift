@@ -67,6 +67,13 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// fall or throw and are rejected. Default 0.6 (Android rejects beyond about 0.4 g off 1 g).
     public var lowerMagnitudeGate = 0.6
 
+    /// The 1 g reference learns only while `OrientationEstimator.vigour` is at most this.
+    /// Fraction of 1 g, default 0.1. Two readings in a row at the top of a swing (an arm swung
+    /// through exercises, 2 g for a tenth of a second) are "calm" too; learning from them drags the
+    /// reference toward the motion's mean and the magnitude gate with it. A device at rest or held
+    /// reads about 0.01, one worn while walking 0.2.
+    public var referenceVigourLimit = 0.1
+
     /// Upper magnitude gate: readings with |a| above this fraction of the 1 g reference are
     /// shocks, taps or saturation and are rejected. Default 1.4.
     public var upperMagnitudeGate = 1.4
@@ -106,6 +113,15 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// hysteresis so a device propped at 65 degrees does not flip between face-up and upright.
     public var faceLeaveTilt = 60.0
 
+    /// Tilt beyond which face-up or face-down is entered while the signal is disturbed (`vigour`
+    /// at `disturbanceFullScale` or more); between calm and that the enter tilt moves linearly
+    /// from `faceEnterTilt` toward it. Degrees, default 85 (Android's flat angle is 80). A device
+    /// carried at 60-70 degrees by someone walking reads 0.8-1.4 g, and its filtered tilt wanders
+    /// by +-10 degrees across `faceEnterTilt`: without this it goes face-up and back within a
+    /// second (a real recording: Tests/traces/hapt_u21_e0_406-418_faceup_flap). A device put down
+    /// on a table is calm, and one that lies flatter than this enters at once.
+    public var disturbedFaceEnterTilt = 85.0
+
     /// Commits happen only while the filtered gravity direction turns slower than this. Degrees
     /// per second, default 45. A fast flip (hundreds of degrees per second) therefore never
     /// commits the landscape it passes through; a slow deliberate tilt (a few degrees per second)
@@ -126,22 +142,23 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// seconds apart. Does not affect decisions.
     public var motionStepAngle = 10.0
 
-    // MARK: Rotation holds (flat, swing, overhead)
+    // MARK: Rotation holds (flat, swing, overhead, vigour)
     //
     // A rotation is a commit of an upright orientation other than the last committed upright one
-    // (after the first decision). While a flat period, a swing or an overhead pose lasts, and for a
-    // short hold time after it, rotations wait; face-up, face-down and the return to the last
-    // upright orientation do not. The in-plane direction of a device being picked up, put down or
-    // held above one's face says little about how the user wants the screen (Android's listener
-    // has the same three rules).
+    // (after the first decision). While a swing toward flat or an overhead pose lasts, and for a
+    // short hold time after it, and while the signal is vigorous, rotations wait; face-up,
+    // face-down and the return to the last upright orientation do not. The in-plane direction of
+    // a device being put down, held above one's face or swung on an arm says little about how the
+    // user wants the screen. A flat period (tilt beyond `uprightTiltLimit`) proposes no upright
+    // orientation while it lasts, and has no hold after it: a device raised from flat is turning
+    // fast (the angular speed gate waits), and once it rests upright its reading is as clear as
+    // any other, so it commits within the usual evidence time (a real recording:
+    // Tests/traces/hapt_u09_e0_126-140_lie_to_stand_lag, 2.3 s late with the former fixed 0.5 s
+    // hold and a swing rule that also counted lifting).
 
-    /// Hold after a flat period: rotations wait this long after the filtered tilt was last beyond
-    /// `uprightTiltLimit` (face up or face down). Seconds, default 0.5: picking a device up from a
-    /// table takes about that long, and its in-plane direction swings meanwhile.
-    public var flatHoldTime = 0.5
-
-    /// Tilt speed of the filtered gravity above which the device is swinging (being put down,
-    /// picked up, swung toward or away from the face). Degrees per second, default 60 (Android:
+    /// Tilt speed of the filtered gravity toward flat (face up or face down) above which the
+    /// device is swinging (being put down, swung away from the face); a tilt toward upright (picked
+    /// up, someone sitting up) is no swing, as in Android's listener. Degrees per second, default 60 (Android:
     /// 20 degrees within 0.3 s). A turn about the screen normal keeps the tilt constant and never
     /// counts; hand tremor, filtered, stays under 20 degrees per second.
     public var swingTiltSpeed = 60.0
@@ -162,6 +179,21 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// With no upright orientation committed yet (e.g. lifted from face-down into an overhead
     /// pose) there is nothing to keep, and the overhead pose blocks nothing.
     public var overheadHoldTime = 0.5
+
+    /// Rotations wait while `OrientationEstimator.vigour` (the filtered swing of |a| around its
+    /// mean) is above this. Fraction, default 0.15. An arm swung through exercises reads 0.2-2.2 g
+    /// (vigour 0.2-0.5) and its in-plane direction swings with it: without this gate a wrist device
+    /// flips about once a second (a real recording: Tests/traces/watch_070_abduction). A hand
+    /// turning a tablet stays near 0.01-0.05; a phone worn on the waist while walking reads about
+    /// 0.2, so a device carried by someone striding hard waits for the stride to calm down (it has
+    /// no turn to show meanwhile). A deliberate flip that comes to rest commits once the vigour
+    /// has decayed below this.
+    public var vigourRotationLimit = 0.15
+
+    /// Time constant of `OrientationEstimator.vigour`. Seconds, default 0.5: longer than one
+    /// stride or swing (so it does not drop to zero between two), short enough that a device
+    /// that comes to rest may rotate again within a few tenths of a second.
+    public var vigourTimeConstant = 0.5
 
     // MARK: Evidence timers
 
@@ -199,7 +231,7 @@ public struct EstimatorSettings: Sendable, Equatable {
     // the filtered gravity, and a candidate that appears meanwhile commits at once: the run
     // replaces `quarterTurnSettleTime` and the angular speed gate. Half turns still wait
     // `halfTurnSettleTime` since the device left the committed orientation, and the rotation
-    // holds (flat, swing, overhead) and `disturbanceHoldTime` still apply. Smooth turns, slow
+    // holds (swing, overhead, vigour) and `disturbanceHoldTime` still apply. Smooth turns, slow
     // sweeps, shaking, walking, a drop, tremor near 45 degrees and heavy noise take the
     // filtered, settle-time path as before.
 
@@ -313,6 +345,9 @@ public struct EstimatorSettings: Sendable, Equatable {
             "maximumPlausibleScale", .fraction, 1.05...20.0, { $0.maximumPlausibleScale },
             { $0.maximumPlausibleScale = $1 }),
         Field("calmChange", .fraction, 0.001...0.5, { $0.calmChange }, { $0.calmChange = $1 }),
+        Field(
+            "referenceVigourLimit", .fraction, 0.01...1.0, { $0.referenceVigourLimit },
+            { $0.referenceVigourLimit = $1 }),
         Field("lowerMagnitudeGate", .fraction, 0.1...0.95, { $0.lowerMagnitudeGate }, { $0.lowerMagnitudeGate = $1 }),
         Field("upperMagnitudeGate", .fraction, 1.05...5.0, { $0.upperMagnitudeGate }, { $0.upperMagnitudeGate = $1 }),
         Field("disturbanceHoldTime", .seconds, 0.0...5.0, { $0.disturbanceHoldTime }, { $0.disturbanceHoldTime = $1 }),
@@ -327,17 +362,23 @@ public struct EstimatorSettings: Sendable, Equatable {
         Field("faceEnterTilt", .degrees, 65.0...85.0, { $0.faceEnterTilt }, { $0.faceEnterTilt = $1 }),
         Field("faceLeaveTilt", .degrees, 40.0...64.0, { $0.faceLeaveTilt }, { $0.faceLeaveTilt = $1 }),
         Field(
+            "disturbedFaceEnterTilt", .degrees, 65.0...89.0, { $0.disturbedFaceEnterTilt },
+            { $0.disturbedFaceEnterTilt = $1 }),
+        Field(
             "steadyAngularSpeed", .degreesPerSecond, 5.0...720.0, { $0.steadyAngularSpeed },
             { $0.steadyAngularSpeed = $1 }),
         Field(
             "angularSpeedTimeConstant", .seconds, 0.0...1.0, { $0.angularSpeedTimeConstant },
             { $0.angularSpeedTimeConstant = $1 }),
         Field("motionStepAngle", .degrees, 1.0...45.0, { $0.motionStepAngle }, { $0.motionStepAngle = $1 }),
-        Field("flatHoldTime", .seconds, 0.0...5.0, { $0.flatHoldTime }, { $0.flatHoldTime = $1 }),
         Field("swingTiltSpeed", .degreesPerSecond, 10.0...720.0, { $0.swingTiltSpeed }, { $0.swingTiltSpeed = $1 }),
         Field("swingHoldTime", .seconds, 0.0...5.0, { $0.swingHoldTime }, { $0.swingHoldTime = $1 }),
         Field("overheadTilt", .degrees, 20.0...65.0, { $0.overheadTilt }, { $0.overheadTilt = $1 }),
         Field("overheadHoldTime", .seconds, 0.0...5.0, { $0.overheadHoldTime }, { $0.overheadHoldTime = $1 }),
+        Field(
+            "vigourRotationLimit", .fraction, 0.05...1.0, { $0.vigourRotationLimit },
+            { $0.vigourRotationLimit = $1 }),
+        Field("vigourTimeConstant", .seconds, 0.05...5.0, { $0.vigourTimeConstant }, { $0.vigourTimeConstant = $1 }),
         Field(
             "firstDecisionSettleTime", .seconds, 0.0...2.0, { $0.firstDecisionSettleTime },
             { $0.firstDecisionSettleTime = $1 }),

@@ -22,25 +22,29 @@
 ///    `calmJumpAngle` or more from the reading before it ends a sudden turn (a step); once it has
 ///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
 ///    for the filtered gravity, which still lags the jump by tens of degrees.
-/// 7. The gravity estimate (the calm mean while such a run is established, else the filtered
-///    gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds;
-///    otherwise, if not lying too flat, the upright orientation by the in-plane angle, with
-///    hysteresis (keep the current axis up to `switchAngle` away from it). Held overhead (screen
-///    down beyond `overheadTilt`), the last upright orientation is kept.
-/// 8. A flat period (filtered tilt beyond `uprightTiltLimit`), a swing (tilt changing faster than
-///    `swingTiltSpeed`) or an overhead pose blocks rotations (commits of an upright orientation
-///    other than the last upright one) while it lasts and for a hold time after it.
-/// 9. A changed proposal becomes a candidate; it is committed when nothing was rejected recently,
-///    no hold applies, and there is evidence for it. The calm fast path: the candidate appeared
-///    during an established sudden-turn calm run, so a step is committed `calmSettleTime` after
-///    the first reading that shows it. Otherwise (smooth turns, and every disturbed or noisy
-///    signal) the candidate must have been proposed continuously for `quarterTurnSettleTime`
-///    while the filtered direction turns slower than `steadyAngularSpeed`. A 180 degree change
-///    also needs `halfTurnSettleTime` since the device left the committed orientation. The
-///    first decision after init/reset is fast when the reading is calm
-///    (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`. A commit made on
-///    the calm mean moves the filtered gravity there, so the filter does not propose the old
-///    orientation again when the run ends.
+/// 7. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
+///    included). The 1 g reference learns only while it is low.
+/// 8. The gravity estimate (the calm mean while such a run is established, else the filtered
+///    gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds (the
+///    enter tilt rising toward `disturbedFaceEnterTilt` with the vigour); otherwise, if not lying
+///    too flat, the upright orientation by the in-plane angle, with hysteresis (keep the current
+///    axis up to `switchAngle` away from it). Held overhead (screen down beyond `overheadTilt`),
+///    the last upright orientation is kept.
+/// 9. A swing toward flat (tilt growing faster than `swingTiltSpeed`) or an overhead pose blocks
+///    rotations (commits of an upright orientation other than the last upright one) while it
+///    lasts and for a hold time after it; a vigour above `vigourRotationLimit` blocks them while
+///    it lasts. Lying flat proposes no upright orientation, and leaves no hold behind.
+/// 10. A changed proposal becomes a candidate; it is committed when nothing was rejected
+///    recently, no hold applies, and there is evidence for it. The calm fast path: the candidate
+///    appeared during an established sudden-turn calm run, so a step is committed
+///    `calmSettleTime` after the first reading that shows it. Otherwise (smooth turns, and every
+///    disturbed or noisy signal) the candidate must have been proposed continuously for
+///    `quarterTurnSettleTime` while the filtered direction turns slower than
+///    `steadyAngularSpeed`. A 180 degree change also needs `halfTurnSettleTime` since the device
+///    left the committed orientation. The first decision after init/reset is fast when the
+///    reading is calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`. A
+///    commit made on the calm mean moves the filtered gravity there, so the filter does not
+///    propose the old orientation again when the run ends.
 public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
@@ -73,6 +77,13 @@ public struct OrientationEstimator: Sendable {
     /// then proposes orientations instead of `filteredGravity`. Nil otherwise.
     public private(set) var calmGravity: Vector3?
 
+    /// How hard the reading's magnitude swings: the deviation of |a| from its own mean (a fraction
+    /// of it, at most 1), rejected readings included; mean and deviation low-pass filtered with
+    /// `EstimatorSettings.vigourTimeConstant` (a plain mean while younger than that). About 0.01
+    /// at rest or turning in a hand, 0.2 for a phone worn on the waist while walking, 0.2-0.5 for
+    /// an arm swung through exercises.
+    public private(set) var vigour = 0.0
+
     // Time of the last reading with a finite timestamp (for detecting time going backwards).
     private var lastTime: Double?
     // Previous finite reading and its time (for calmness).
@@ -87,6 +98,9 @@ public struct OrientationEstimator: Sendable {
     private var lastStepAngle = 0.0
     // Steady time behind the 1 g reference, capped at referenceTimeConstant.
     private var referenceEvidence = 0.0
+    // Time behind `vigour`, capped at vigourTimeConstant, and the mean |a| it is measured around.
+    private var vigourEvidence = 0.0
+    private var magnitudeMean = 0.0
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
     // Since when the proposal has been another orientation than the committed one (an ambiguous
@@ -94,7 +108,7 @@ public struct OrientationEstimator: Sendable {
     private var departedSince: Double?
     // Commits are blocked before this time (after a rejected reading).
     private var blockedUntil = -Double.infinity
-    // Rotations are blocked before this time (flat period, swing).
+    // Rotations are blocked before this time (swing).
     private var rotationBlockedUntil = -Double.infinity
     // Rotations away from the last upright orientation are blocked before this time (overhead).
     private var overheadUntil = -Double.infinity
@@ -179,8 +193,24 @@ public struct OrientationEstimator: Sendable {
             if elapsed <= settings.maximumSampleGap {
                 calm = (reading - previous).magnitude <= settings.calmChange * previous.magnitude
                 learnReference(magnitude, calm: calm, elapsed: elapsed)
+                // A plain mean while the evidence is younger than the time constant, so that a
+                // device swung from the first reading on is known to be vigorous at once.
+                let young = vigourEvidence + elapsed < settings.vigourTimeConstant
+                vigourEvidence = min(vigourEvidence + elapsed, settings.vigourTimeConstant)
+                // After that the first-order weight elapsed / (tau + elapsed): within a few percent of
+                // 1 - exp(-elapsed / tau) at 10-50 Hz, and no exponential per reading for a gate.
+                let weight =
+                    young ? elapsed / vigourEvidence : elapsed / (settings.vigourTimeConstant + elapsed)
+                // The swing of |a| around its own mean: no 1 g reference needed, so a swing from the
+                // first reading on (which would mislead the reference) is seen at once.
+                magnitudeMean += (magnitude - magnitudeMean) * weight
+                let deviation = magnitudeMean > 0 ? min(abs(magnitude - magnitudeMean) / magnitudeMean, 1) : 0
+                vigour += (deviation - vigour) * weight
+            } else {
+                restartVigour(magnitude)
             }
         }
+        if previousReading == nil { restartVigour(magnitude) }
         previousReading = reading
         previousReadingTime = time
 
@@ -222,8 +252,12 @@ public struct OrientationEstimator: Sendable {
             // Swing: the tilt of the readings, filtered alike, changing fast.
             let tilt = Self.tilt(of: reading)
             let previousTilt = readingTilt ?? tilt
-            readingTilt = previousTilt + (tilt - previousTilt) * weight
-            if elapsed > 0, abs(tilt - previousTilt) * weight > settings.swingTiltSpeed * elapsed {
+            let nextTilt = previousTilt + (tilt - previousTilt) * weight
+            readingTilt = nextTilt
+            // Only a swing toward flat (face up or face down) counts, as in Android's listener: a
+            // device raised to upright (picked up, someone sitting up) shows its new direction
+            // once the angular speed gate lets it.
+            if elapsed > 0, abs(nextTilt) - abs(previousTilt) > settings.swingTiltSpeed * elapsed {
                 rotationBlockedUntil = max(rotationBlockedUntil, time + settings.swingHoldTime)
             }
         } else {
@@ -238,12 +272,9 @@ public struct OrientationEstimator: Sendable {
         filterTime = time
         let filtered = filteredGravity ?? reading
 
-        // Flat and overhead: block rotations while they last and for a hold time after.
+        // Overhead: blocks rotations while it lasts and for a hold time after.
         let length = filtered.magnitude
         let tilt = length >= settings.minimumFilteredMagnitude * reference ? Self.tilt(of: filtered) : nil
-        if let tilt, abs(tilt) > settings.uprightTiltLimit {
-            rotationBlockedUntil = max(rotationBlockedUntil, time + settings.flatHoldTime)
-        }
         if let tilt, -tilt > settings.overheadTilt {
             overheadUntil = max(overheadUntil, time + settings.overheadHoldTime)
         }
@@ -285,6 +316,7 @@ public struct OrientationEstimator: Sendable {
         readingTilt = nil
         angularSpeed = 0
         lastStepAngle = 0
+        vigourEvidence = 0
         candidate = nil
         departedSince = nil
         blockedUntil = -Double.infinity
@@ -292,6 +324,13 @@ public struct OrientationEstimator: Sendable {
         overheadUntil = -Double.infinity
         endCalmRun()
         lastAccepted = nil
+    }
+
+    /// Starts `vigour` over from a reading of magnitude `magnitude` (first reading, or a gap).
+    private mutating func restartVigour(_ magnitude: Double) {
+        vigour = 0
+        vigourEvidence = 0
+        magnitudeMean = magnitude
     }
 
     /// A rejected reading: commits wait `disturbanceHoldTime`, and the calm run ends.
@@ -347,7 +386,8 @@ public struct OrientationEstimator: Sendable {
     /// evidence is young, an exponential average with `referenceTimeConstant` after.
     private mutating func learnReference(_ magnitude: Double, calm: Bool, elapsed: Double) {
         let nominal = settings.nominalGravity
-        guard calm, elapsed > 0,
+        // While the magnitude swings, a calm step at the top of a swing is no 1 g reading.
+        guard calm, elapsed > 0, vigour <= settings.referenceVigourLimit,
             magnitude >= settings.minimumPlausibleScale * nominal,
             magnitude <= settings.maximumPlausibleScale * nominal
         else { return }
@@ -369,8 +409,15 @@ public struct OrientationEstimator: Sendable {
         if facesAvailable {
             if orientation == .faceUp && tilt > settings.faceLeaveTilt { return .faceUp }
             if orientation == .faceDown && -tilt > settings.faceLeaveTilt { return .faceDown }
-            if tilt > settings.faceEnterTilt { return .faceUp }
-            if -tilt > settings.faceEnterTilt { return .faceDown }
+            // A disturbed device held near the enter tilt wanders across it: the enter tilt moves
+            // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
+            if abs(tilt) > settings.faceEnterTilt {
+                let disturbance = min(vigour / settings.disturbanceFullScale, 1)
+                let enterTilt =
+                    settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
+                if tilt > enterTilt { return .faceUp }
+                if -tilt > enterTilt { return .faceDown }
+            }
         }
         guard abs(tilt) <= settings.uprightTiltLimit else { return nil }
 
@@ -405,6 +452,8 @@ public struct OrientationEstimator: Sendable {
             // A rotation. Overhead, it waits only when there is an upright orientation to keep:
             // leaving face-down for the first upright decision must not wait for the pose to end.
             if time < rotationBlockedUntil { return false }
+            // A swinging arm, a bouncing stride: the in-plane direction follows the motion.
+            if vigour > settings.vigourRotationLimit { return false }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm

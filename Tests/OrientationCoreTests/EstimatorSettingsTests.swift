@@ -17,7 +17,11 @@ struct EstimatorSettingsTests {
         #expect(settings.calmSettleTime <= 0.1 && settings.calmSettleTime < settings.quarterTurnSettleTime)
         // A step from rest on an axis to past the switch angle always counts as a sudden turn.
         #expect(settings.calmJumpAngle < settings.switchAngle)
-        #expect(settings.entries.count == 35)
+        // Disturbed, face-up/down is entered later, never earlier; the 1 g reference stops learning
+        // before rotations stop.
+        #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
+        #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
+        #expect(settings.entries.count == 38)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 

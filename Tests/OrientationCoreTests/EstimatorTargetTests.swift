@@ -393,6 +393,75 @@ struct EstimatorTargetTests {
         }
     }
 
+    // MARK: Real-recording lessons (issue 15)
+
+    @Test func cleanStepOutOfFaceUpIsNotHeldBack() {
+        // Lying face up, then at once resting in landscape-left (a fake device, a brisk pick-up
+        // sampled slowly): decided by the calm fast path, not after a flat hold (it took 0.59 s).
+        for rate in Self.rates {
+            let trace = samples(rate: rate, duration: 4) { t in
+                t < 2 - 1e-9 ? gravity(angle: 0, tilt: 88) : gravity(angle: -90, tilt: 10)
+            }
+            let decisions = deviceDecisions(trace)
+            #expect(decisions.map(\.device) == [.faceUp, .landscapeLeft], "\(rate) Hz")
+            if decisions.count == 2 {
+                let delay = decisions[1].time - 2
+                #expect(delay <= max(0.1, 2 / rate) + 1e-9, "\(rate) Hz: \(delay)")
+            }
+        }
+    }
+
+    @Test func swungDeviceHoldsItsOrientationAndADeliberateFlipThatComesToRestCommits() {
+        for rate in Self.rates {
+            // Portrait, then from 2 s swung hard (1 g along the screen's plane at 1 Hz, the in-plane
+            // direction wandering 140 degrees either way) for 6 s: no change at all.
+            let swung = TraceGenerator(
+                rate: rate, duration: 10,
+                motion: Motion([(1, Attitude(turn: 0, lean: 15))]),
+                wobble: { time in
+                    let fade = ramp(time, from: 2, to: 2.3) * (1 - ramp(time, from: 7.7, to: 8))
+                    return Attitude(turn: fade * 140 * TestMath.sinCos(degrees: 360 * time).sin)
+                },
+                tremor: 1, noise: 0.02 * g,
+                acceleration: Disturbance.shake(
+                    amplitude: g, from: 1, to: 1, direction: Vector3(1, 0.6, 0), start: 2, end: 8),
+                seed: 21)
+            let decisions = deviceDecisions(swung.samples())
+            #expect(decisions.first?.device == .portrait, "\(rate) Hz: \(decisions)")
+            #expect(decisions.filter { $0.time > 2 && $0.time < 8 }.isEmpty, "\(rate) Hz: \(decisions)")
+            // A flip done with a jolt (0.5 g shake while turning), then at rest: it commits, within
+            // a second of coming to rest.
+            let flip = TraceGenerator(
+                rate: rate, duration: 6,
+                motion: Motion([(2, Attitude(turn: 0, lean: 15)), (2.6, Attitude(turn: 180, lean: 15))]),
+                tremor: 0.5, noise: 0.01 * g,
+                acceleration: Disturbance.shake(
+                    amplitude: 0.5 * g, from: 3, to: 3, direction: Vector3(0.3, 1, 0.2), start: 2, end: 2.6),
+                seed: 22)
+            let flipped = deviceDecisions(flip.samples())
+            #expect(flipped.map(\.device) == [.portrait, .portraitUpsideDown], "\(rate) Hz: \(flipped)")
+            if flipped.count == 2 { #expect(flipped[1].time <= 3.6, "\(rate) Hz: \(flipped[1].time)") }
+        }
+    }
+
+    @Test func vigourIsLowAtRestAndWhileTurningAndHighWhileSwung() {
+        var still = OrientationEstimator()
+        for sample in turn(from: 0, to: 90, duration: 0.5, rate: 50).samples() {
+            still.update(sample.reading, at: sample.time)
+            #expect(still.vigour < 0.05, "\(sample.time)")
+        }
+        // Swung along gravity (1 g at 1 Hz): |a| between 0 and 2 g.
+        var swung = OrientationEstimator()
+        let shaken = TraceGenerator(
+            rate: 50, duration: 4, motion: .still(Attitude(turn: 0, lean: 15)), noise: 0.01 * g,
+            acceleration: Disturbance.shake(amplitude: g, from: 1, to: 1, direction: Vector3(0, 1, 0), start: 0, end: 4)
+        )
+        for sample in shaken.samples() { swung.update(sample.reading, at: sample.time) }
+        #expect(swung.vigour > EstimatorSettings().vigourRotationLimit)
+        // The 1 g reference did not learn the swing's peaks.
+        #expect(abs(swung.gravityReference / g - 1) < 0.1, "\(swung.gravityReference / g)")
+    }
+
     // MARK: Rate and scale independence
 
     /// Decision times of two replays agree within the sample period of the slower one.
@@ -517,7 +586,6 @@ struct EstimatorTargetTests {
     /// The same recipe replayed with the rotation holds switched off, for comparison.
     static let withoutHolds: EstimatorSettings = {
         var settings = EstimatorSettings()
-        settings.flatHoldTime = 0
         settings.swingHoldTime = 0
         settings.overheadHoldTime = 0
         settings.overheadTilt = EstimatorSettings.field(named: "overheadTilt")!.range.upperBound
@@ -557,11 +625,12 @@ struct EstimatorTargetTests {
         }
     }
 
-    @Test func flatPeriodBlocksRotationBrieflyButNotTheReturn() {
+    @Test func leavingFlatCommitsOnceTheReadingIsClear() {
         let settings = EstimatorSettings()
         for rate in Self.rates {
             // Portrait, laid down (80 degrees), turned on the table to 90 degrees, lifted to 30 degrees
-            // at 6-6.3 s: landscape-right, after the flat hold.
+            // at 6-6.3 s: landscape-right once the lift ends, within the quarter-turn settle time
+            // (no fixed hold after a flat period).
             let turned = TraceGenerator(
                 rate: rate, duration: 9,
                 motion: Motion([
@@ -572,13 +641,13 @@ struct EstimatorTargetTests {
                 ]), tremor: 0.5, noise: 0.01 * g, seed: 3)
             let decisions = deviceDecisions(turned.samples())
             #expect(decisions.map(\.device) == [.portrait, .faceUp, .landscapeRight], "\(rate) Hz")
-            // The tilt passes 70 degrees on the way up at about 6.09 s.
+            // The tilt passes 70 degrees on the way up at about 6.09 s; the lift ends at 6.3 s.
             if decisions.count == 3 {
-                #expect(decisions[2].time >= 6.09 + settings.flatHoldTime, "\(rate) Hz: \(decisions[2].time)")
-                #expect(decisions[2].time <= 6.09 + settings.flatHoldTime + 0.3, "\(rate) Hz: \(decisions[2].time)")
+                #expect(decisions[2].time >= 6.09, "\(rate) Hz: \(decisions[2].time)")
+                #expect(
+                    decisions[2].time <= 6.3 + settings.quarterTurnSettleTime + 1 / rate,
+                    "\(rate) Hz: \(decisions[2].time)")
             }
-            let free = deviceDecisions(turned.samples(), settings: Self.withoutHolds)
-            #expect(free.count == 3 && free[2].time < decisions.last!.time, "\(rate) Hz: \(free.map(\.time))")
             // Lifted back into the portrait it was laid down in: not a rotation, not held.
             var back = turned
             back.motion = Motion([
@@ -588,7 +657,9 @@ struct EstimatorTargetTests {
             let backDecisions = deviceDecisions(back.samples())
             #expect(backDecisions.map(\.device) == [.portrait, .faceUp, .portrait], "\(rate) Hz")
             if backDecisions.count == 3 {
-                #expect(backDecisions[2].time < 6.09 + settings.flatHoldTime, "\(rate) Hz: \(backDecisions[2].time)")
+                #expect(
+                    backDecisions[2].time <= 6.3 + settings.quarterTurnSettleTime + 1 / rate,
+                    "\(rate) Hz: \(backDecisions[2].time)")
             }
         }
     }

@@ -1,6 +1,7 @@
 // estimator-bench: throughput of the pure orientation estimator, and the trace corpus table.
 //
-//     estimator-bench [--json] [TRACES-DIRECTORY]
+//     estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
+//     estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
 //
 // 1. Generates a long synthetic trace in memory (500,000 samples, 2.8 hours at 50 Hz) (deterministic: a fixed seed, plain Swift math):
 //    a device taken through every orientation with turns, flips, lying down, lap and overhead
@@ -11,7 +12,17 @@
 // 2. With a directory (Tests/traces), replays every trace listed in its `expected.txt` with
 //    `Trace.parse` + `Trace.replay` and prints, per trace: name, samples, decisions, the delay of
 //    the main decision (from the end of the main motion) and whether the expected outcome was met.
-//    The exit status is 1 when a trace misses its expected outcome or cannot be read.
+//    The exit status is 1 when a trace misses its expected outcome or cannot be read. Beside each
+//    trace, the decisions of a per-sample judge in the manner of iio-sensor-proxy (each reading
+//    judged alone, no filter, no evidence time: see `PerSampleJudge`), with its delay.
+// 3. With --recording, replays one (long, real) recording instead and prints its decisions; with
+//    --labels (`start,end,label,name` rows, HAPT activity codes, see Tests/recordings/README.md)
+//    also the changes inside each labelled activity, the flaps (a change undone within
+//    `flapWindow`) and, per postural transition, the first decision after it began and its time
+//    from the transition's end. The exit status is 1 when a change falls inside a labelled
+//    activity during which the device does not turn (codes 1-5) or a flap occurs.
+//
+// --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
 // Output is plain text lines, or one JSON object with --json.
 
@@ -164,6 +175,48 @@ func measure(_ trace: [TraceSample], passes: Int, budget: Double = 2) -> Through
     return Throughput(samples: trace.count, seconds: best, decisions: decisions, checksum: checksum)
 }
 
+// MARK: - Per-sample judge
+
+/// Judges every reading alone, as iio-sensor-proxy does (facts from its orientation code: the
+/// angle of gravity to the screen plane's axes, 35 degrees to switch, the previous orientation kept
+/// below it; no filter, no evidence time, upright orientations only). The comparison the issue
+/// asks for: it commits mid-turn, and it chatters on shaking and walking.
+struct PerSampleJudge {
+    /// Degrees of gravity along an in-plane axis (from the plane normal to that axis) to choose it.
+    static let switchAngle = 35.0
+    var orientation = DeviceOrientation.unknown
+
+    mutating func update(_ reading: Vector3) -> DeviceOrientation {
+        let magnitude = reading.magnitude
+        guard reading.isFinite, magnitude > 0 else { return orientation }
+        // asin(component / |a|) compared with the switch angle, as sines.
+        let limit = sinCos(degrees: Self.switchAngle).sin * magnitude
+        if abs(reading.x) > limit {
+            orientation = reading.x > 0 ? .landscapeRight : .landscapeLeft
+        } else if abs(reading.y) > limit {
+            orientation = reading.y > 0 ? .portraitUpsideDown : .portrait
+        }
+        return orientation
+    }
+
+    /// The judge's decisions over a trace, in the replay's change format.
+    static func replay(_ samples: [TraceSample]) -> [OrientationChange] {
+        var judge = PerSampleJudge()
+        var changes: [OrientationChange] = []
+        for sample in samples {
+            let before = judge.orientation
+            let device = judge.update(sample.reading)
+            if device != before {
+                changes.append(
+                    OrientationChange(
+                        time: sample.time, device: device,
+                        interface: InterfaceOrientation(following: device) ?? .unknown))
+            }
+        }
+        return changes
+    }
+}
+
 // MARK: - Corpus table
 
 /// One line of expected.txt (see the comment at its top).
@@ -180,6 +233,14 @@ struct CorpusRow {
     var changes: [OrientationChange]
     var expectation: Expectation?
     var error: String?
+    /// The per-sample judge's decisions on the same trace.
+    var judged: [OrientationChange] = []
+
+    /// Delay of the judge's last decision after the end of the main motion.
+    var judgedDelay: Double? {
+        guard let end = expectation?.end, let last = judged.last else { return nil }
+        return last.time - end
+    }
 
     /// The device decisions (changes of the device orientation), in order.
     var decisions: [OrientationChange] {
@@ -249,7 +310,7 @@ func parseExpectations(_ text: String) -> [Expectation] {
     }
 }
 
-func corpusRows(_ directory: String) -> [CorpusRow] {
+func corpusRows(_ directory: String, settings: EstimatorSettings) -> [CorpusRow] {
     let expectations = readFile(directory + "/expected.txt").map(parseExpectations) ?? []
     var names = expectations.map(\.name)
     for name in traceNames(in: directory) where !names.contains(name) { names.append(name) }
@@ -261,7 +322,8 @@ func corpusRows(_ directory: String) -> [CorpusRow] {
         do {
             let samples = try Trace.parse(text)
             return CorpusRow(
-                name: name, samples: samples.count, changes: Trace.replay(samples), expectation: expectation)
+                name: name, samples: samples.count, changes: Trace.replay(samples, settings: settings),
+                expectation: expectation, judged: PerSampleJudge.replay(samples))
         } catch {
             return CorpusRow(name: name, samples: 0, changes: [], expectation: expectation, error: "\(error)")
         }
@@ -307,26 +369,52 @@ func jsonString(_ text: String) -> String {
     return result + "\""
 }
 
+let usage = """
+    usage: estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
+           estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+    """
+func fail(_ message: String) -> Never {
+    print("estimator-bench: \(message)\n\(usage)")
+    exit(2)
+}
 var json = false
 var directory: String?
-for argument in CommandLine.arguments.dropFirst() {
+var recordingPath: String?
+var labelsPath: String?
+var settings = EstimatorSettings()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
     case "-h", "--help":
-        print("usage: estimator-bench [--json] [TRACES-DIRECTORY]")
+        print(usage)
         exit(0)
-    default:
-        if argument.hasPrefix("-") {
-            print("estimator-bench: unknown option \(argument)\nusage: estimator-bench [--json] [TRACES-DIRECTORY]")
-            exit(2)
+    case "--set", "--recording", "--labels":
+        guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
+        if argument == "--recording" {
+            recordingPath = value
+        } else if argument == "--labels" {
+            labelsPath = value
+        } else {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let field = EstimatorSettings.field(named: parts[0]),
+                let number = Double(parts[1]), field.range.contains(number)
+            else { fail("--set \(value): expected NAME=VALUE with a known setting in its range") }
+            settings[field] = number
         }
+    default:
+        if argument.hasPrefix("-") { fail("unknown option \(argument)") }
         directory = argument
     }
 }
 
+if let recordingPath {
+    exit(reportRecording(recordingPath, labels: labelsPath, settings: settings) ? 0 : 1)
+}
+
 let trace = syntheticTrace(count: 500_000)
 let throughput = measure(trace, passes: 5)
-let rows = directory.map(corpusRows) ?? []
+let rows = directory.map { corpusRows($0, settings: settings) } ?? []
 let failed = rows.filter { !$0.passed }.count
 
 if json {
@@ -349,6 +437,8 @@ if json {
                 ?? "null"
             item += ",\"delay\":\(row.delay.map { fixed($0, 4) } ?? "null")"
             item += ",\"maxDelay\":\(row.expectation?.maxDelay.map { fixed($0, 4) } ?? "null")"
+            item += ",\"judge\":{\"decisions\":\(row.judged.count)"
+            item += ",\"delay\":\(row.judgedDelay.map { fixed($0, 4) } ?? "null")}"
             item += ",\"ok\":\(row.passed)"
             if let error = row.error { item += ",\"error\":\(jsonString(error))" }
             return item + "}"
@@ -366,17 +456,94 @@ if json {
         print("")
         print(
             padded("trace", 22) + padded("samples", 8) + padded("delay", 8) + padded("result", 7)
-                + "decisions (t device)")
+                + padded("judge", 14) + "decisions (t device)")
         for row in rows {
             let decisions =
                 row.error ?? row.decisions.map { "\(fixed($0.time, 2)) \($0.device.name)" }.joined(separator: ", ")
             let delay = row.delay.map { fixed($0, 3) } ?? "-"
             let result = row.expectation == nil ? "?" : row.passed ? "ok" : "FAIL"
+            // The judge: its number of decisions and its delay.
+            let judge = "\(row.judged.count)/" + (row.judgedDelay.map { fixed($0, 3) } ?? "-")
             print(
-                padded(row.name, 22) + padded(String(row.samples), 8) + padded(delay, 8) + padded(result, 7) + decisions
-            )
+                padded(row.name, 22) + padded(String(row.samples), 8) + padded(delay, 8) + padded(result, 7)
+                    + padded(judge, 14) + decisions)
         }
         print("\(rows.count - failed) of \(rows.count) traces met their expected outcome")
+        print("(judge: decisions/delay of a per-sample judge like iio-sensor-proxy's, on the same trace)")
     }
 }
 exit(failed == 0 ? 0 : 1)
+
+// MARK: - Whole recordings
+
+/// Replays the recording at `path` and prints its decisions, and with `labels` the figures per
+/// labelled activity and transition (see the header). Returns false when a device that does not
+/// turn changed, or a flap occurred, or a file cannot be read.
+func reportRecording(_ path: String, labels: String?, settings: EstimatorSettings) -> Bool {
+    // A change undone within this many seconds is a flap.
+    let flapWindow = 2.0
+    guard let text = readFile(path) else {
+        print("estimator-bench: cannot read \(path)")
+        return false
+    }
+    let samples: [TraceSample]
+    do { samples = try Trace.parse(text) } catch {
+        print("estimator-bench: \(path): \(error)")
+        return false
+    }
+    var decisions: [OrientationChange] = []
+    for change in Trace.replay(samples, settings: settings) where change.device != decisions.last?.device {
+        decisions.append(change)
+    }
+    print("recording \(path): \(samples.count) samples, \(decisions.count) decisions")
+    print("  " + decisions.map { "\(fixed($0.time, 2)) \($0.device.name)" }.joined(separator: ", "))
+    var flaps = 0
+    for index in decisions.indices.dropFirst(2) {
+        let (a, b, c) = (decisions[index - 2], decisions[index - 1], decisions[index])
+        if a.device == c.device && c.time - b.time < flapWindow {
+            flaps += 1
+            print("  flap: \(fixed(b.time, 2)) \(b.device.name) undone at \(fixed(c.time, 2))")
+        }
+    }
+    print("  flaps (a change undone within \(fixed(flapWindow, 1)) s): \(flaps)")
+    guard let labels else { return flaps == 0 }
+    guard let labelText = readFile(labels) else {
+        print("estimator-bench: cannot read \(labels)")
+        return false
+    }
+    var spurious = 0
+    let labelEnds = labelText.split(separator: "\n").dropFirst().compactMap { line in
+        line.split(separator: ",").dropFirst().first.flatMap { Double($0) }
+    }
+    print("")
+    print(
+        padded("activity", 20) + padded("from", 9) + padded("to", 9) + padded("changes", 8)
+            + "first decision after it began")
+    for line in labelText.split(separator: "\n").dropFirst() {
+        let fields = line.split(separator: ",").map(String.init)
+        guard fields.count == 4, let start = Double(fields[0]), let end = Double(fields[1]),
+            let code = Int(fields[2])
+        else { continue }
+        let inside = decisions.filter { $0.time >= start && $0.time < end }
+        // Codes 1-5 (walking, stairs, sitting, standing): the device on the waist does not turn.
+        let still = (1...5).contains(code)
+        if still { spurious += inside.count }
+        var note = ""
+        // Codes 7-12: postural transitions; the first decision from their start until the next
+        // labelled stretch ends, timed from their end (negative: before it ended). Sitting and
+        // standing hold the phone alike: those transitions may change nothing.
+        if (7...12).contains(code) {
+            let horizon = labelEnds.first { $0 > end } ?? .infinity
+            if let first = decisions.first(where: { $0.time >= start && $0.time < horizon }) {
+                note = "\(fixed(first.time, 2)) \(first.device.name), \(fixed(first.time - end, 2)) s after its end"
+            } else {
+                note = "no change"
+            }
+        }
+        print(
+            padded(fields[3], 20) + padded(fixed(start, 2), 9) + padded(fixed(end, 2), 9)
+                + padded(String(inside.count) + (still && !inside.isEmpty ? "!" : ""), 8) + note)
+    }
+    print("changes inside walking/stairs/sitting/standing: \(spurious); flaps: \(flaps)")
+    return spurious == 0 && flaps == 0
+}
