@@ -120,32 +120,6 @@ def test_policy_guards_owning_and_privileged_calls(policed_rig):
     rig.wait_for_property(SETTING, "auto", 1.0)
 
 
-@pytest.mark.daemon
-def test_policy_lets_the_privileged_group_set_low_energy_mode(make_rig):
-    """The man page's example ([Energy] PrivilegedGroup=) under a bus configured like a
-    distribution's system bus: members get through, as effective or supplementary group.
-    An existing group is used, so nothing is added to /etc/group."""
-    import grp
-    try:
-        group = grp.getgrnam("users")
-    except KeyError:
-        pytest.skip("no group 'users' to configure as PrivilegedGroup")
-    if group.gr_gid == NOBODY[1]:
-        pytest.skip("group 'users' is nobody's own group")
-    rig = policed(make_rig, config_text="[Energy]\nPrivilegedGroup=users\n")
-    stranger = rig.bus_client(user=NOBODY)
-    with pytest.raises(BusCallError) as denied:
-        stranger.call("SetLowEnergyMode", "s", ["on"])
-    assert denied.value.name == "org.freedesktop.DBus.Error.AccessDenied"
-    assert rig.get_property(SETTING) == "auto"
-    by_gid = rig.bus_client(user=(NOBODY[0], group.gr_gid))
-    by_gid.call("SetLowEnergyMode", "s", ["on"])
-    rig.wait_for_property(SETTING, "on", 1.0)
-    supplementary = rig.bus_client(user=(NOBODY[0], NOBODY[1], [group.gr_gid]))
-    supplementary.call("SetLowEnergyMode", "s", ["off"])
-    rig.wait_for_property(SETTING, "off", 1.0)
-
-
 # -- systemd unit and D-Bus activation
 
 
