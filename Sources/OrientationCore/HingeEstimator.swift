@@ -160,7 +160,8 @@ public struct HingeEstimator: Sendable {
         let tolerance = settings.calmMagnitudeTolerance
         guard abs(dn - 1) <= tolerance, abs(bn - 1) <= tolerance,
             axisMax(display, dRef) <= settings.axisMaxFraction, axisMax(base, bRef) <= settings.axisMaxFraction,
-            spread(window.map { $0.display }) <= settings.calmSpread, spread(window.map { $0.base }) <= settings.calmSpread
+            spread(window.map { $0.display }) <= settings.calmSpread,
+            spread(window.map { $0.base }) <= settings.calmSpread
         else {
             return hold(.moving)
         }
@@ -186,7 +187,8 @@ public struct HingeEstimator: Sendable {
         // 0 versus 360.
         let raw = sample.degrees
         let previous: Double?
-        if let angle = estimate.angle, let last = lastTrustTime, time >= last, time - last <= settings.continuityWindow {
+        if let angle = estimate.angle, let last = lastTrustTime, time >= last, time - last <= settings.continuityWindow
+        {
             previous = angle
         } else {
             previous = nil

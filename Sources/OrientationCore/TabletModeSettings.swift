@@ -297,7 +297,8 @@ public struct TabletModeSettings: Sendable, Equatable {
             problems.append(
                 EstimatorSettings.Problem(
                     name: "exitAngle", value: exitAngle,
-                    allowed: Self.exitAngleRange.lowerBound...max(Self.exitAngleRange.lowerBound, enterAngle - minimumAngleGap)))
+                    allowed: Self.exitAngleRange
+                        .lowerBound...max(Self.exitAngleRange.lowerBound, enterAngle - minimumAngleGap)))
         }
         return problems
     }

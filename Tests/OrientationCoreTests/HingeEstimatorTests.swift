@@ -135,7 +135,8 @@ struct HingeEstimatorTests {
                 #expect(decided.allSatisfy { $0.estimate.state == expected }, "\(name) \(rate) Hz")
                 #expect(
                     decided.allSatisfy { $0.tabletMode == (angle > 200) },
-                    "\(name) \(rate) Hz \(decided.filter { $0.tabletMode != (angle > 200) }.map { ($0.time, $0.estimate) })")
+                    "\(name) \(rate) Hz \(decided.filter { $0.tabletMode != (angle > 200) }.map { ($0.time, $0.estimate) })"
+                )
                 for step in decided where step.estimate.trustworthy {
                     #expect(abs((step.estimate.angle ?? 0) - angle) < 3, "\(name) \(rate) Hz t=\(step.time)")
                 }

@@ -233,7 +233,8 @@ import Testing
     ])
     func errors(text: String, error: TraceError) {
         #expect(throws: error) { try Trace.parse(text) }
-        #expect(TraceError.wrongTwoSensorFieldCount(line: 3, found: 4).description == "line 3: expected 7 fields, found 4")
+        #expect(
+            TraceError.wrongTwoSensorFieldCount(line: 3, found: 4).description == "line 3: expected 7 fields, found 4")
     }
 
     @Test func replayFollowsTheFold() {
