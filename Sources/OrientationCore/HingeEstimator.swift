@@ -29,6 +29,18 @@ public struct HingeEstimate: Equatable, Sendable {
 
     /// The `HingeAngle` bus value: the angle, or −1 when unknown.
     public var busAngle: Double { angle ?? -1 }
+
+    /// Whether `HingeAngle` should be announced again, given the bus value last announced
+    /// (`busAngle`, −1 for unknown): when it becomes known or unknown, or moves by at least
+    /// `deadband` degrees (`TabletModeSettings.publishDeadband`), or reaches 0 or 360 exactly
+    /// (closed and full are shown as such).
+    public func shouldPublish(after published: Double, deadband: Double) -> Bool {
+        let now = busAngle
+        if (now < 0) != (published < 0) { return true }
+        if now < 0 { return false }
+        if (now == 0 || now == 360) && now != published { return true }
+        return abs(now - published) >= deadband
+    }
 }
 
 /// The hinge angle and posture of a two-panel convertible, from paired display and base

@@ -298,6 +298,19 @@ struct HingeEstimatorTests {
         #expect(estimate.trustworthy && abs((estimate.angle ?? 0) - 100) < 0.5)
     }
 
+    @Test func publishDeadband() {
+        let known = HingeEstimate(angle: 100.4, trustworthy: true, state: .concave, hold: nil)
+        #expect(known.busAngle == 100.4 && HingeEstimate().busAngle == -1)
+        #expect(known.shouldPublish(after: -1, deadband: 1))
+        #expect(!known.shouldPublish(after: 100, deadband: 1))
+        #expect(known.shouldPublish(after: 99.4, deadband: 1))
+        #expect(HingeEstimate().shouldPublish(after: 100, deadband: 1))
+        #expect(!HingeEstimate().shouldPublish(after: -1, deadband: 1))
+        let full = HingeEstimate(angle: 360, trustworthy: true, state: .full, hold: nil)
+        #expect(full.shouldPublish(after: 359.6, deadband: 1))
+        #expect(!full.shouldPublish(after: 360, deadband: 1))
+    }
+
     @Test func replaysAreDeterministic() {
         let motion = Self.sweep(sideways: 12, forward: 7)
         let samples = HingeTraceGenerator(duration: 30, motion: motion, sway: 2, seed: 14).samples()
