@@ -206,8 +206,7 @@ extension Daemon {
             // The accelerometer claim is the same claim as Start()/Stop(); as in iio-sensor-proxy
             // it returns once the orientation is known (a bounded wait, as ReadOrientation).
             case "ClaimAccelerometer":
-                let caller = sender(of: call)
-                if claimants.insert(caller).inserted { Log.debug("claim from \(caller)") }
+                addClaim(from: call)
                 if acquisition == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
                     updateSampling()
                     return Bus.reply(to: call)
@@ -223,9 +222,7 @@ extension Daemon {
         }
         switch member {
         case "Start":
-            // A set of unique names: a second Start from the same client changes nothing.
-            let caller = sender(of: call)
-            if claimants.insert(caller).inserted { Log.debug("claim from \(caller)") }
+            addClaim(from: call)
             updateSampling()
             return Bus.reply(to: call)
         case "Stop":
@@ -303,6 +300,13 @@ extension Daemon {
             for index in 0..<Int(count) where gids[index] == wanted { return .success(true) }
         }
         return .success(false)
+    }
+
+    /// Claims sampling for the caller. A set of unique names: a second claim from the same
+    /// client changes nothing.
+    private func addClaim(from call: OpaquePointer) {
+        let caller = sender(of: call)
+        if claimants.insert(caller).inserted { Log.debug("claim from \(caller)") }
     }
 
     private func sender(of call: OpaquePointer) -> String {

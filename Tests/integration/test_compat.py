@@ -175,6 +175,25 @@ def test_claim_returns_with_the_orientation_known(make_rig, scale, g_units):
         rig.close()
 
 
+def test_claim_waits_a_bounded_time_for_an_orientation(make_rig):
+    """A sensor that reads nothing usable (a zero vector) never decides: the claim still
+    returns, after about a second, and holds."""
+    rig = Rig(accelerometer=False, start_daemon=False, config_text=COMPAT)
+    try:
+        rig.accel = rig.add_accelerometer(gravity=(0.0, 0.0, 0.0))
+        rig.daemon.start()
+        proc, lines = start_gnome_like_client(rig)
+        started = time.monotonic()
+        line, _ = lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+        waited = time.monotonic() - started
+        assert line == "claimed orientation=undefined tilt=vertical", line  # 3.9: zero is vertical
+        assert 0.8 <= waited <= 3.0, waited
+        assert rig.get_property("Active") is True
+        kill_process(proc)
+    finally:
+        rig.close()
+
+
 def test_tilt_is_what_iio_sensor_proxy_computes(make_rig):
     """iio-sensor-proxy 3.9's test steps (scale 10): a quarter turn, 45 degrees with z < 0
     (tilted-down), then a 3 g reading with z > 0, 72 degrees (face-up): its sign and its bands, from the
