@@ -43,12 +43,19 @@ final class Acquisition {
             buffered = BufferedAccelerometer(info: info, devnode: info.devnode)
         }
         reader = try AccelerometerDiscovery.reader(for: info)
+        do {
+            try buffered?.prepare()
+        } catch {
+            // Sampling tries again, and polls instead if that fails too.
+            Log.warning("cannot enable the scan elements: \(error)")
+        }
     }
 
-    /// Stops reading and gives the device its own rate back (on exit; dropping the object
-    /// does the same).
+    /// Stops reading, switches the scan elements off and gives the device its own rate back (on
+    /// exit; dropping the object does the same).
     func release() {
         stopReading()
+        buffered?.release()
         reader.restoreSamplingFrequency()
     }
 

@@ -11,8 +11,8 @@ import SystemdBus
 /// (orientation, energy, thermal state, sampling plan) are made by `OrientationCore`; the
 /// sensor is read by an `Acquisition`.
 public final class Daemon {
-    /// How long `ReadOrientation()` waits for a fresh decision before answering with what
-    /// it has, in microseconds.
+    /// How long `ReadOrientation()` (and the compatibility interface's `ClaimAccelerometer()`)
+    /// waits for a fresh decision before answering with what it has, in microseconds.
     static let readOrientationTimeoutUsec: UInt64 = 1_000_000
 
     private let options: DaemonOptions
@@ -33,7 +33,8 @@ public final class Daemon {
     /// When the thermal zones were last read (monotonic seconds); nil: read at the next
     /// reading. Zones are read along with a sensor reading, never on a wakeup of their own.
     private var lastThermalRead: Double?
-    /// Answers the waiting `ReadOrientation()` calls when no decision came in time.
+    /// Answers the waiting `ReadOrientation()` and `ClaimAccelerometer()` calls when no
+    /// decision came in time.
     private(set) lazy var readTimeout = EventTimer(event: event!) { [unowned self] in self.readTimedOut() }
 
     /// The display accelerometer's acquisition; nil when there is no usable sensor.
@@ -44,6 +45,9 @@ public final class Daemon {
     private var estimator: OrientationEstimator
     private var interfacePolicy: InterfaceOrientationPolicy
     var pendingReads: [OpaquePointer] = []
+    /// `ClaimAccelerometer()` calls waiting for the first decision (iio-sensor-proxy answers a
+    /// claim once the orientation is known).
+    var pendingClaims: [OpaquePointer] = []
     /// The sampling plan in force (the acquisition's; off without a sensor).
     var plan: SamplingPlan { acquisition?.plan ?? .off }
     /// When the estimator last saw motion (monotonic seconds).
@@ -82,7 +86,7 @@ public final class Daemon {
     }
 
     deinit {
-        for call in pendingReads { sd_bus_message_unref(call) }
+        for call in pendingReads + pendingClaims { sd_bus_message_unref(call) }
         energy = nil
         sensorMonitor = nil
         acquisition = nil
@@ -211,6 +215,9 @@ public final class Daemon {
         if current == nil {
             Log.notice("no accelerometer; serving with HasAccelerometer=false and keeping the claims")
             announce(device: .unknown, interface: .unknown)
+            forgetSensorProxyReadings()
+            // Nothing will be decided: the waiting calls get what there is (the claims stay).
+            answerPendingReads()
         }
         // A new acquisition starts for the claims if sampling was running (or none: no sensor).
         updateSampling()
@@ -322,12 +329,12 @@ public final class Daemon {
         case .every(let interval):
             Log.debug("sampling every \(interval) ms")
         }
-        if !pendingReads.isEmpty { armReadTimeout() }
+        if !pendingReads.isEmpty || !pendingClaims.isEmpty { armReadTimeout() }
         emitPropertiesChanged(
             (previous == .off) != (next == .off) ? [.active, .sampleIntervalMsec] : [.sampleIntervalMsec])
     }
 
-    private func armReadTimeout() {
+    func armReadTimeout() {
         guard !readTimeout.isArmed else { return }
         do {
             try readTimeout.arm(afterUsec: Daemon.readOrientationTimeoutUsec)
@@ -337,7 +344,8 @@ public final class Daemon {
     }
 
     private func readTimedOut() {
-        Log.debug("ReadOrientation timed out before a decision; answering with the last known orientation")
+        Log.debug(
+            "ReadOrientation/ClaimAccelerometer timed out before a decision; answering with the last known orientation")
         answerPendingReads()
         updateSampling()
     }
@@ -351,9 +359,9 @@ public final class Daemon {
         }
         let decided = estimator.update(reading, at: time)
         if decided != .unknown { publish(decided) }
-        updateSensorProxyTilt()
+        updateSensorProxyTilt(reading)
         if estimator.isSettling { lastMotion = time }
-        if !pendingReads.isEmpty && estimator.orientation != .unknown {
+        if !(pendingReads.isEmpty && pendingClaims.isEmpty) && estimator.orientation != .unknown {
             answerPendingReads()
         }
         updateSampling()
@@ -389,12 +397,29 @@ public final class Daemon {
         }
     }
 
-    /// Keeps the compatibility interface's `AccelerometerTilt` up to date.
-    private func updateSensorProxyTilt() {
-        let tilt = SensorProxyCompatibility.tilt(device: deviceOrientation, gravity: estimator.filteredGravity)
-        guard tilt != sensorProxyTilt else { return }
+    /// Keeps the compatibility interface's `AccelerometerTilt` up to date: from the latest
+    /// reading, as iio-sensor-proxy 3.9 computes it.
+    private func updateSensorProxyTilt(_ reading: Vector3) {
+        let tilt = SensorProxyCompatibility.tilt(reading: reading)
+        guard tilt != sensorProxyTilt, tilt != "undefined" else { return }
         sensorProxyTilt = tilt
         emitSensorProxyPropertiesChanged([.accelerometerTilt])
+    }
+
+    /// The sensor is gone: `AccelerometerOrientation` and `AccelerometerTilt` become
+    /// `undefined` (iio-sensor-proxy 3.9 keeps them, or exits: see
+    /// docs/migrating-from-iio-sensor-proxy.md).
+    private func forgetSensorProxyReadings() {
+        var changed: [SensorProxyProperty] = []
+        if lastUprightDevice != .unknown {
+            lastUprightDevice = .unknown
+            changed.append(.accelerometerOrientation)
+        }
+        if sensorProxyTilt != "undefined" {
+            sensorProxyTilt = "undefined"
+            changed.append(.accelerometerTilt)
+        }
+        if !changed.isEmpty { emitSensorProxyPropertiesChanged(changed) }
     }
 
     /// Forgets the estimate and the motion (a new acquisition, a resume): only fresh

@@ -203,8 +203,18 @@ extension Daemon {
     ) -> Int32 {
         if interface != MO_INTERFACE_ORIENTATION {
             switch member {
-            // The accelerometer claim is the same claim as Start()/Stop().
-            case "ClaimAccelerometer": return handleMethod(MO_INTERFACE_ORIENTATION, "Start", call: call, error: error)
+            // The accelerometer claim is the same claim as Start()/Stop(); as in iio-sensor-proxy
+            // it returns once the orientation is known (a bounded wait, as ReadOrientation).
+            case "ClaimAccelerometer":
+                addClaim(from: call)
+                if acquisition == nil || isPaused || (plan != .off && deviceOrientation != .unknown) {
+                    updateSampling()
+                    return Bus.reply(to: call)
+                }
+                pendingClaims.append(sd_bus_message_ref(call))
+                updateSampling()
+                armReadTimeout()
+                return 1
             case "ReleaseAccelerometer": return handleMethod(MO_INTERFACE_ORIENTATION, "Stop", call: call, error: error)
             // No light, proximity or compass sensor: claiming one succeeds and changes nothing.
             default: return Bus.reply(to: call)
@@ -212,9 +222,7 @@ extension Daemon {
         }
         switch member {
         case "Start":
-            // A set of unique names: a second Start from the same client changes nothing.
-            let caller = sender(of: call)
-            if claimants.insert(caller).inserted { Log.debug("claim from \(caller)") }
+            addClaim(from: call)
             updateSampling()
             return Bus.reply(to: call)
         case "Stop":
@@ -294,6 +302,13 @@ extension Daemon {
         return .success(false)
     }
 
+    /// Claims sampling for the caller. A set of unique names: a second claim from the same
+    /// client changes nothing.
+    private func addClaim(from call: OpaquePointer) {
+        let caller = sender(of: call)
+        if claimants.insert(caller).inserted { Log.debug("claim from \(caller)") }
+    }
+
     private func sender(of call: OpaquePointer) -> String {
         sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
     }
@@ -302,12 +317,21 @@ extension Daemon {
         Bus.reply(to: call, strings: [deviceOrientation.name, interfaceOrientation.name])
     }
 
+    /// Answers the waiting `ReadOrientation()` calls with the orientations now known, and the
+    /// waiting `ClaimAccelerometer()` calls.
     func answerPendingReads() {
         let calls = pendingReads
         pendingReads = []
         for call in calls {
             let r = replyOrientation(to: call)
             if r < 0 { Log.warning("answering ReadOrientation: \(SystemError("sd_bus_send", errno: r))") }
+            sd_bus_message_unref(call)
+        }
+        let claims = pendingClaims
+        pendingClaims = []
+        for call in claims {
+            let r = Bus.reply(to: call)
+            if r < 0 { Log.warning("answering ClaimAccelerometer: \(SystemError("sd_bus_send", errno: r))") }
             sd_bus_message_unref(call)
         }
         readTimeout.disarm()

@@ -35,7 +35,8 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     // MARK: 1 g reference and magnitude gate
 
-    /// Starting value of the 1 g reference. m/s^2, default 9.80665 (standard gravity).
+    /// Starting value of the 1 g reference. m/s^2, default 9.80665 (standard gravity). The first
+    /// calm reading replaces it, whatever its size: only the direction of a reading is trusted.
     public var nominalGravity = 9.80665
 
     /// Time constant of the running 1 g reference estimate once it has this much steady
@@ -48,13 +49,19 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// so that a sensor with a wrong absolute scale still gives a fast first decision.
     public var referenceTrustTime = 0.05
 
-    /// Smallest |a| that may count as 1 g at all, as a fraction of `nominalGravity`; default 0.4.
-    /// Below it a reading is free fall (or a dead sensor) and never calibrates the reference.
-    /// Sensor scale errors down to x0.4 are supported.
+    /// How long consecutive calm readings must be rejected by the magnitude gate before the 1 g
+    /// reference starts over from them. Seconds, default 1. Nothing a handheld device survives
+    /// reads a steady non-1 g this long (a fall from 1.5 m lasts 0.55 s, a shock milliseconds):
+    /// the reference was wrong (learned from a steady free fall, say), and the readings are 1 g.
+    public var referenceRestartTime = 1.0
+
+    /// Smallest |a| that may count as 1 g, as a fraction of the first calm reading's magnitude
+    /// (whatever the sensor's scale: the first calm reading is taken for 1 g); default 0.4. Below
+    /// it a calm reading never calibrates the reference.
     public var minimumPlausibleScale = 0.4
 
-    /// Largest |a| that may count as 1 g, as a fraction of `nominalGravity`; default 2.5. Scale
-    /// errors up to x2.5 are supported; above it a reading is a shock or saturation.
+    /// Largest |a| that may count as 1 g, as a fraction of the first calm reading's magnitude;
+    /// default 2.5. Above it a reading is a shock or saturation.
     public var maximumPlausibleScale = 2.5
 
     /// Largest change between consecutive raw readings for them to count as steady ("calm"), as
@@ -308,6 +315,9 @@ public struct EstimatorSettings: SettingsTable, Equatable {
             "referenceTimeConstant", .seconds, 0.1...600.0, { $0.referenceTimeConstant },
             { $0.referenceTimeConstant = $1 }),
         Field("referenceTrustTime", .seconds, 0.0...10.0, { $0.referenceTrustTime }, { $0.referenceTrustTime = $1 }),
+        Field(
+            "referenceRestartTime", .seconds, 0.6...60.0, { $0.referenceRestartTime },
+            { $0.referenceRestartTime = $1 }),
         Field(
             "minimumPlausibleScale", .fraction, 0.05...0.95, { $0.minimumPlausibleScale },
             { $0.minimumPlausibleScale = $1 }),

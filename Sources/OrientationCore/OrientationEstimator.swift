@@ -8,12 +8,16 @@
 /// 1. Garbage (NaN, infinity) is rejected and blocks commits for `disturbanceHoldTime`.
 /// 2. Time going backwards restarts the filter and any pending evidence.
 /// 3. A calm reading (little change from the previous one) with a plausible magnitude feeds the
-///    self-calibrated 1 g reference (starts at `nominalGravity`), so a sensor with a wrong
-///    absolute scale still works. Until the reference is trusted, the mean of the calm readings
-///    so far (or the reading itself) stands in for it, so even the first decision does not
-///    depend on the scale.
-/// 4. The magnitude gate rejects free fall (well under 1 g) and shocks or saturation (well over)
-///    and blocks commits for `disturbanceHoldTime`.
+///    self-calibrated 1 g reference, so the sensor's absolute scale does not matter (wrong by
+///    orders of magnitude, raw counts with no scale at all): the first calm reading, whatever
+///    its size, is taken for 1 g, and later ones are plausible within a range around it. Until
+///    the reference is trusted, the mean of the calm readings so far (or the reading itself)
+///    stands in for it, so even the first decision does not depend on the scale.
+/// 4. The magnitude gate rejects free fall (well under the 1 g reference) and shocks or
+///    saturation (well over) and blocks commits for `disturbanceHoldTime`; before the first calm
+///    reading there is nothing to judge a magnitude by, and only a zero vector is rejected. A
+///    calm run the gate rejects for `referenceRestartTime` restarts the reference from it (it
+///    was learned from something that was no 1 g).
 /// 5. A low-pass filter with a time constant computed from the real time step (alpha =
 ///    1 - exp(-dt / tau)), so behaviour is the same at any sample rate; tau grows with the
 ///    magnitude disturbance. A gap longer than `maximumSampleGap` restarts it.
@@ -98,6 +102,12 @@ public struct OrientationEstimator: Sendable {
     private var lastStepAngle = 0.0
     // Steady time behind the 1 g reference, capped at referenceTimeConstant.
     private var referenceEvidence = 0.0
+    // The magnitude of the first calm reading (or of a calm run that restarted the reference):
+    // what the plausible scale range is measured against. Nil before any calm reading.
+    private var scaleUnit: Double?
+    // Since when consecutive calm readings have been rejected by the magnitude gate; nil when the
+    // last reading was accepted, or not calm.
+    private var outlierSince: Double?
     // Time behind `vigour`, capped at vigourTimeConstant, and the mean |a| it is measured around.
     private var vigourEvidence = 0.0
     private var magnitudeMean = 0.0
@@ -182,12 +192,14 @@ public struct OrientationEstimator: Sendable {
 
         let magnitude = reading.magnitude
         guard reading.isFinite, magnitude.isFinite else {
+            outlierSince = nil
             reject(at: time)
             return orientation
         }
 
         // Calmness and the 1 g reference.
         var calm = false
+        let previousTime = previousReadingTime
         if let previous = previousReading {
             let elapsed = time - previousReadingTime
             if elapsed <= settings.maximumSampleGap {
@@ -214,16 +226,31 @@ public struct OrientationEstimator: Sendable {
         previousReading = reading
         previousReadingTime = time
 
-        // Magnitude gate: against the trusted reference, or only the plausible scale range.
+        // Magnitude gate: against the trusted reference, or only the plausible scale range around
+        // the first calm reading; before any calm reading there is nothing to judge a magnitude by.
         let trusted = isReferenceTrusted
         let gate =
             trusted
             ? settings.lowerMagnitudeGate...settings.upperMagnitudeGate
             : settings.minimumPlausibleScale...settings.maximumPlausibleScale
-        guard gate.contains(magnitude / (trusted ? gravityReference : settings.nominalGravity)) else {
-            reject(at: time)
-            return orientation
+        let judged = trusted || scaleUnit != nil
+        if magnitude <= 0 || (judged && !gate.contains(magnitude / (trusted ? gravityReference : scaleUnit!))) {
+            // A calm run the gate rejects for `referenceRestartTime` is no free fall or shock but
+            // a 1 g the reference got wrong: the reference starts over from it.
+            guard magnitude > 0, calm else {
+                outlierSince = nil
+                reject(at: time)
+                return orientation
+            }
+            let since = outlierSince ?? previousTime
+            outlierSince = since
+            guard time - since >= settings.referenceRestartTime - settings.timingSlack else {
+                reject(at: time)
+                return orientation
+            }
+            restartReference(magnitude, evidence: time - since)
         }
+        outlierSince = nil
         // The 1 g the rest is measured against: until the reference is trusted, the mean of the
         // calm readings so far, or this reading before there is any.
         let reference = trusted || referenceEvidence > 0 ? gravityReference : magnitude
@@ -312,6 +339,7 @@ public struct OrientationEstimator: Sendable {
     /// orientation and the 1 g reference.
     private mutating func restartTimeline() {
         previousReading = nil
+        outlierSince = nil
         filteredGravity = nil
         readingTilt = nil
         angularSpeed = 0
@@ -376,6 +404,20 @@ public struct OrientationEstimator: Sendable {
         calmGravity = calmSudden == true ? calmSum * (1 / Double(calmCount)) : nil
     }
 
+    /// Starts the 1 g reference over from `magnitude`, the size of a calm run the magnitude gate
+    /// rejected for `evidence` seconds, and forgets what the run's readings were taken for: the
+    /// commits they blocked, the filter (in the old scale's proportions), and the vigour (the
+    /// step to the new size is no motion).
+    private mutating func restartReference(_ magnitude: Double, evidence: Double) {
+        restartVigour(magnitude)
+        scaleUnit = magnitude
+        gravityReference = magnitude
+        referenceEvidence = min(max(evidence, settings.referenceTrustTime), settings.referenceTimeConstant)
+        blockedUntil = -Double.infinity
+        filteredGravity = nil
+        outlierSince = nil
+    }
+
     private mutating func endCalmRun() {
         calmAnchor = nil
         calmCount = 0
@@ -383,13 +425,18 @@ public struct OrientationEstimator: Sendable {
     }
 
     /// Feeds a calm, plausible reading magnitude into the 1 g reference: a plain mean while the
-    /// evidence is young, an exponential average with `referenceTimeConstant` after.
+    /// evidence is young, an exponential average with `referenceTimeConstant` after. The first
+    /// calm reading of any size sets `scaleUnit`, the size later ones must be plausible against.
     private mutating func learnReference(_ magnitude: Double, calm: Bool, elapsed: Double) {
-        let nominal = settings.nominalGravity
         // While the magnitude swings, a calm step at the top of a swing is no 1 g reading.
-        guard calm, elapsed > 0, vigour <= settings.referenceVigourLimit,
-            magnitude >= settings.minimumPlausibleScale * nominal,
-            magnitude <= settings.maximumPlausibleScale * nominal
+        guard calm, elapsed > 0, vigour <= settings.referenceVigourLimit, magnitude > 0 else { return }
+        guard let unit = scaleUnit else {
+            scaleUnit = magnitude
+            referenceEvidence = min(elapsed, settings.referenceTimeConstant)
+            gravityReference = magnitude
+            return
+        }
+        guard magnitude >= settings.minimumPlausibleScale * unit, magnitude <= settings.maximumPlausibleScale * unit
         else { return }
         referenceEvidence = min(referenceEvidence + elapsed, settings.referenceTimeConstant)
         gravityReference += (magnitude - gravityReference) * (elapsed / referenceEvidence)

@@ -13,27 +13,29 @@ public enum SensorProxyCompatibility {
         }
     }
 
-    /// Degrees the screen may lean back or forward from vertical and still be `vertical`.
-    public static let verticalTiltLimit = 20.0
+    /// `AccelerometerTilt` bands of iio-sensor-proxy 3.9, in whole degrees of elevation of the
+    /// reading out of the screen plane: up to `verticalTiltLimit` is `vertical`, from
+    /// `faceTiltLimit` on `face-up`/`face-down`, `tilted-up`/`tilted-down` between.
+    public static let verticalTiltLimit = 20
+    public static let faceTiltLimit = 70
 
-    /// `AccelerometerTilt`: `face-up`/`face-down` as the estimator decided them (with its
-    /// hysteresis), otherwise from the filtered gravity: `tilted-up` when the screen leans
-    /// back (faces the sky, gravity has a negative z) more than `verticalTiltLimit`,
-    /// `tilted-down` when it leans forward, else `vertical`; `undefined` with no estimate.
-    public static func tilt(device: DeviceOrientation, gravity: Vector3?) -> String {
-        switch device {
-        case .faceUp: return "face-up"
-        case .faceDown: return "face-down"
-        case .unknown: return "undefined"
-        default: break
-        }
-        guard let gravity, gravity.magnitude > 0 else { return "undefined" }
-        // Angle between the gravity vector and the screen plane: positive when the screen
-        // faces up.
-        let lean = Vector3(0, 0, -1).angle(to: gravity)
-        let elevation = 90 - lean
-        if elevation > verticalTiltLimit { return "tilted-up" }
-        if elevation < -verticalTiltLimit { return "tilted-down" }
-        return "vertical"
+    /// `AccelerometerTilt` for one reading (m/s^2 after the mount matrix; nil before the first),
+    /// as iio-sensor-proxy 3.9 computes it for the same sysfs input: from this reading alone (no
+    /// filter, no hysteresis, no magnitude check, no orientation decision), in its units of
+    /// 1 g = 256 (each axis truncated to a whole unit), the elevation rounded to whole degrees, and
+    /// its sign: a positive z is "up". In DESIGN.md's frame that is the screen facing the floor, so
+    /// `face-up` here is our face-down; a compatibility mode is bug-compatible, the native
+    /// interface keeps the design's convention. A zero reading is `vertical`, as there. Unlike 3.9
+    /// the squares do not overflow above 128 g.
+    public static func tilt(reading: Vector3?) -> String {
+        guard let reading, reading.isFinite else { return "undefined" }
+        func units(_ value: Double) -> Double { (value * 256 / 9.81).rounded(.towardZero) }
+        let x = units(reading.x)
+        let y = units(reading.y)
+        let z = units(reading.z)
+        let elevation = CoreMath.nearestInteger(CoreMath.atan2Degrees(z, (x * x + y * y).squareRoot()))
+        if abs(elevation) <= verticalTiltLimit { return "vertical" }
+        if abs(elevation) < faceTiltLimit { return elevation > 0 ? "tilted-up" : "tilted-down" }
+        return elevation > 0 ? "face-up" : "face-down"
     }
 }

@@ -7,8 +7,10 @@ import SystemdBus
 /// device's rate, and the event loop reads every scan (never a blocking read), decodes it
 /// from the `scan_elements` type descriptions and hands it on with its timestamp.
 ///
-/// Set up when sampling starts (channels and timestamp enabled, a trigger picked, the
-/// buffer enabled) and torn down when it stops or the daemon exits.
+/// Its channels and timestamp are enabled when the sensor is taken (`prepare()`) and stay
+/// enabled while idle, as iio-sensor-proxy leaves them; a trigger is picked and the buffer
+/// enabled when sampling starts, the buffer disabled when it stops (`stop()`), and the
+/// channels switched off when the sensor is let go of (`release()`, or dropping the object).
 public final class BufferedAccelerometer {
     /// What a decoded scan becomes: its raw counts and its time on the monotonic clock
     /// (seconds).
@@ -44,7 +46,15 @@ public final class BufferedAccelerometer {
         self.syspath = info.syspath
     }
 
-    deinit { stop() }
+    deinit { release() }
+
+    /// Enables the channels (and the timestamp) with the buffer off, and reads the scan layout:
+    /// what iio-sensor-proxy does when it opens a buffered device.
+    public func prepare() throws(SystemError) {
+        guard layout == nil else { return }
+        try Sysfs.write("\(syspath)/buffer/enable", "0")
+        layout = try enableChannels()
+    }
 
     /// Enables the channels, the trigger and the buffer, and starts reading on `event`.
     /// `onFailure` is called (once) when the device stops delivering for good.
@@ -57,8 +67,7 @@ public final class BufferedAccelerometer {
         delivered = false
         pending = []
         do throws(SystemError) {
-            try Sysfs.write("\(syspath)/buffer/enable", "0")
-            layout = try enableChannels()
+            try prepare()
             try pickTrigger()
             fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw SystemError("open", path: devnode, errno: errno) }
@@ -77,9 +86,9 @@ public final class BufferedAccelerometer {
         }
     }
 
-    /// Disables the buffer and the channels we enabled, and closes the device node. A file
-    /// that refuses is reported once (the device may keep scanning into its buffer); one that
-    /// is gone belonged to a device that is gone.
+    /// Disables the buffer and closes the device node; the channels stay enabled. A file that
+    /// refuses is reported once (the device may keep scanning into its buffer); one that is
+    /// gone belonged to a device that is gone.
     public func stop() {
         source = nil  // off the loop before the descriptor closes
         if fd >= 0 {
@@ -87,9 +96,15 @@ public final class BufferedAccelerometer {
             fd = -1
             switchOff("\(syspath)/buffer/enable")
         }
+        sink = nil
+    }
+
+    /// Stops, and switches off the channels we enabled (on exit, or when the sensor is let go).
+    public func release() {
+        stop()
         for file in enabledFiles { switchOff(file) }
         enabledFiles = []
-        sink = nil
+        layout = nil
     }
 
     private func switchOff(_ file: String) {

@@ -59,15 +59,16 @@ public enum Sysfs {
         }
     }
 
-    /// Writes an attribute (one `write(2)`, as sysfs expects).
+    /// Writes an attribute (one `write(2)`, as sysfs expects), the value as it is: the kernel's
+    /// parsers take it with or without a newline, and a file that only stores it (a test bed)
+    /// then reads back exactly what iio-sensor-proxy would have written.
     public static func write(_ path: String, _ value: String) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open for writing", path: path, errno: errno) }
         // sysfs takes the value at write(2); close(2) reports nothing about it.
         defer { close(fd) }
-        let text = value + "\n"
-        let count = text.utf8.count
-        let n = text.withCString { Glibc.write(fd, $0, count) }
+        let count = value.utf8.count
+        let n = value.withCString { Glibc.write(fd, $0, count) }
         if n != count { throw SystemError("write", path: path, errno: n < 0 ? errno : EIO) }
     }
 

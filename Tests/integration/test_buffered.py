@@ -12,6 +12,7 @@ import time
 import pytest
 
 from rig import Rig, wait_until
+from rig.contract import DEFAULT_SCALE
 from test_faults import Faults, fault_injector  # noqa: F401  (the injector's fixture)
 
 G_RAW = 1000  # raw counts per g (scale 0.00980665)
@@ -45,7 +46,8 @@ LAYOUTS = {
 }
 
 
-def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True, start=True):
+def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True, start=True,
+                 scale=DEFAULT_SCALE):
     rig = Rig(accelerometer=False, start_daemon=False, config_text=config_text)
     attributes = {"buffer/enable": "0", "buffer/length": "128", "trigger/current_trigger": ""}
     for index, axis in enumerate("xyz"):
@@ -56,7 +58,7 @@ def buffered_rig(layout, with_trigger=True, config_text="", raw_channels=True, s
     attributes["scan_elements/in_timestamp_index"] = "3"
     attributes["scan_elements/in_timestamp_type"] = "le:s64/64>>0"
     # The polled channels say face-up: a decision of anything upright came from the buffer.
-    rig.accel = rig.add_accelerometer(gravity=(0, 0, -9.80665), extra_attributes=attributes,
+    rig.accel = rig.add_accelerometer(gravity=(0, 0, -9.80665), scale=scale, extra_attributes=attributes,
                                       extra_properties={"DEVNAME": "iio:device0"})
     if with_trigger:
         rig.add_device("iio", "trigger0", {"name": "accel_3d-dev0"})
@@ -117,10 +119,11 @@ def test_scans_give_the_right_orientations(make_rig, type_text):
                 feed(rig, layout, [raw] * 3)
                 time.sleep(0.06)
         client.close()
-        # Sampling stopped: the buffer and the channels we enabled are off again.
+        # Sampling stopped: the buffer is off again, the channels stay enabled as iio-sensor-proxy
+        # leaves them (switched off on exit: test_scan_elements_as_iio_sensor_proxy_leaves_them_while_idle).
         wait_until(lambda: attribute(rig, "buffer/enable") == "0", 5.0, what="buffer disabled")
         for axis in "xyz":
-            assert attribute(rig, "scan_elements/in_accel_%s_en" % axis) == "0"
+            assert attribute(rig, "scan_elements/in_accel_%s_en" % axis) == "1"
         assert not any("polling the channels instead" in l for l in rig.daemon.log_lines())
     finally:
         rig.close()
@@ -165,6 +168,44 @@ def test_no_trigger_offered_means_polling(make_rig):
         rig.bus_client(start=True)
         rig.wait_for_property("DeviceOrientation", "face-up", 5.0)
         assert any("no trigger" in l for l in rig.daemon.log_lines()), rig.daemon.log()
+    finally:
+        rig.close()
+
+
+def test_scan_elements_as_iio_sensor_proxy_leaves_them_while_idle(make_rig):
+    """Enabled when the sensor is taken, with the buffer off; kept while idle between claims;
+    switched off on exit."""
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout)
+    enables = ["scan_elements/in_accel_%s_en" % axis for axis in "xyz"] + ["scan_elements/in_timestamp_en"]
+    try:
+        assert rig.get_property("Active") is False
+        assert [attribute(rig, name) for name in enables] == ["1"] * 4
+        assert attribute(rig, "buffer/enable") == "0"
+        client = rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        feed_until(rig, layout, (0, -G_RAW, 0), "portrait")
+        client.close()
+        wait_until(lambda: attribute(rig, "buffer/enable") == "0", 5.0, what="buffer disabled")
+        assert [attribute(rig, name) for name in enables] == ["1"] * 4
+        code, _ = rig.daemon.stop()
+        assert code == 0
+        assert [attribute(rig, name) for name in enables] == ["0"] * 4
+    finally:
+        rig.close()
+
+
+def test_a_buffer_without_a_scale_reads_raw_counts(make_rig):
+    """No scale file: raw counts (1000 a g here, 102 g taken as m/s^2) still give every
+    orientation; only the direction counts."""
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout, raw_channels=False, scale=None)
+    try:
+        rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        for raw, device in [((0, -G_RAW, 0), "portrait"), ((-G_RAW, 0, 0), "landscape-left"),
+                            ((0, 0, -G_RAW), "face-up")]:
+            feed_until(rig, layout, raw, device)
     finally:
         rig.close()
 

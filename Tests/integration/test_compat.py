@@ -14,6 +14,7 @@ import time
 import pytest
 
 from rig import LineReader, Rig, kill_process, spawn, wait_until
+from rig.contract import DEFAULT_SCALE, G
 
 SENSOR_PROXY = "net.hadess.SensorProxy"
 PROXY_PATH = "/net/hadess/SensorProxy"
@@ -103,10 +104,12 @@ def changed(_proxy, properties, _invalidated):
     print("changed %s=%s all=%s" % (first, props[first], ",".join(sorted(props))), flush=True)
 proxy.connect("g-properties-changed", changed)
 proxy.call_sync("ClaimAccelerometer", None, Gio.DBusCallFlags.NONE, -1, None)
-value = proxy.call_sync("org.freedesktop.DBus.Properties.Get",
-                        GLib.Variant("(ss)", ("net.hadess.SensorProxy", "AccelerometerOrientation")),
-                        Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
-print("claimed orientation=%s" % value, flush=True)
+def get(name):
+    return proxy.call_sync("org.freedesktop.DBus.Properties.Get",
+                           GLib.Variant("(ss)", ("net.hadess.SensorProxy", name)),
+                           Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+print("claimed orientation=%s tilt=%s" % (get("AccelerometerOrientation"), get("AccelerometerTilt")),
+      flush=True)
 GLib.MainLoop().run()
 """
 
@@ -125,7 +128,10 @@ def proxy_property(rig, name):
 def test_gnome_like_client_sees_every_change(make_rig):
     rig = make_rig(config_text=COMPAT)
     proc, lines = start_gnome_like_client(rig)
-    lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+    line, _ = lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+    # The claim returns once the orientation is known; its change signal went out before.
+    assert line == "claimed orientation=normal tilt=vertical", line
+    lines.expect(lambda l: l.startswith("changed AccelerometerOrientation=normal"), 5.0, "normal")
     rig.wait_for_property("Active", True, 5.0)
     expected = {"landscape-right": "left-up", "portrait-upside-down": "bottom-up",
                 "landscape-left": "right-up", "portrait": "normal"}
@@ -135,11 +141,97 @@ def test_gnome_like_client_sees_every_change(make_rig):
                             "the change to %s" % word)
         assert line.split()[1] == "AccelerometerOrientation=%s" % word, line
         assert proxy_property(rig, "AccelerometerOrientation") == word
-    # Face up: the orientation stays, the tilt says so.
+    # Face up: the orientation stays, the tilt says so, with iio-sensor-proxy 3.9's sign (a
+    # negative z, our face-up, is its face-down).
     rig.accel.set_pose("face-up")
     line, _ = lines.expect(lambda l: l.startswith("changed AccelerometerTilt=face"), 5.0, "the tilt")
-    assert line.split()[1] == "AccelerometerTilt=face-up", line
+    assert line.split()[1] == "AccelerometerTilt=face-down", line
     assert proxy_property(rig, "AccelerometerOrientation") == "normal"
+    rig.wait_for_property("DeviceOrientation", "face-up", 5.0)  # the native convention
+    kill_process(proc)
+
+
+def scaled_rig(scale, g_units):
+    """A compatibility rig whose portrait reads `g_units` g by the sysfs scale (iio-sensor-proxy's
+    own test device: in_accel_scale 10 and a raw -25.6, 26 g)."""
+    rig = Rig(accelerometer=False, start_daemon=False, config_text=COMPAT)
+    rig.accel = rig.add_accelerometer(scale=scale, gravity=(0.0, -g_units * G, 0.0))
+    rig.daemon.start()
+    return rig
+
+
+@pytest.mark.parametrize("scale, g_units", [(DEFAULT_SCALE, 1), (10, 25), (1, 100)],
+                         ids=["1g", "25g", "100g"])
+def test_claim_returns_with_the_orientation_known(make_rig, scale, g_units):
+    rig = scaled_rig(scale, g_units)
+    try:
+        assert proxy_property(rig, "AccelerometerOrientation") == "undefined"
+        assert proxy_property(rig, "AccelerometerTilt") == "undefined"
+        proc, lines = start_gnome_like_client(rig)
+        line, _ = lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+        assert line == "claimed orientation=normal tilt=vertical", line
+        kill_process(proc)
+    finally:
+        rig.close()
+
+
+def test_claim_waits_a_bounded_time_for_an_orientation(make_rig):
+    """A sensor that reads nothing usable (a zero vector) never decides: the claim still
+    returns, after about a second, and holds."""
+    rig = Rig(accelerometer=False, start_daemon=False, config_text=COMPAT)
+    try:
+        rig.accel = rig.add_accelerometer(gravity=(0.0, 0.0, 0.0))
+        rig.daemon.start()
+        proc, lines = start_gnome_like_client(rig)
+        started = time.monotonic()
+        line, _ = lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+        waited = time.monotonic() - started
+        assert line == "claimed orientation=undefined tilt=vertical", line  # 3.9: zero is vertical
+        assert 0.8 <= waited <= 3.0, waited
+        assert rig.get_property("Active") is True
+        kill_process(proc)
+    finally:
+        rig.close()
+
+
+def test_tilt_is_what_iio_sensor_proxy_computes(make_rig):
+    """iio-sensor-proxy 3.9's test steps (scale 10): a quarter turn, 45 degrees with z < 0
+    (tilted-down), then a 3 g reading with z > 0, 72 degrees (face-up): its sign and its bands, from the
+    latest reading, whatever the magnitude. The native interface keeps its own convention."""
+    rig = scaled_rig(10, 26.5)  # a raw -26
+    try:
+        proc, lines = start_gnome_like_client(rig)
+        line, _ = lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+        assert line == "claimed orientation=normal tilt=vertical", line
+        rig.accel.set_raw_values(-26, 0, 0)
+        wait_until(lambda: proxy_property(rig, "AccelerometerOrientation") == "right-up", 5.0,
+                   what="right-up")
+        assert proxy_property(rig, "AccelerometerTilt") == "vertical"
+        rig.accel.set_raw_values(-26, 0, -26)
+        wait_until(lambda: proxy_property(rig, "AccelerometerTilt") == "tilted-down", 5.0,
+                   what="tilted-down")
+        rig.accel.set_raw_values(-26, 0, 80)
+        wait_until(lambda: proxy_property(rig, "AccelerometerTilt") == "face-up", 5.0,
+                   what="face-up")
+        assert proxy_property(rig, "AccelerometerOrientation") == "right-up"
+        # Steady at 3 g, it is 1 g to the estimator after referenceRestartTime: screen down.
+        rig.wait_for_property("DeviceOrientation", "face-down", 5.0)
+        kill_process(proc)
+    finally:
+        rig.close()
+
+
+def test_a_removed_sensor_is_undefined(make_rig):
+    rig = make_rig(config_text=COMPAT)
+    proc, lines = start_gnome_like_client(rig)
+    line, _ = lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+    assert line == "claimed orientation=normal tilt=vertical", line
+    rig.remove_device(rig.accel)
+    lines.expect(lambda l: l.startswith("changed AccelerometerOrientation=undefined"), 5.0,
+                 "the orientation undefined")
+    assert proxy_property(rig, "HasAccelerometer") is False
+    assert proxy_property(rig, "AccelerometerOrientation") == "undefined"
+    assert proxy_property(rig, "AccelerometerTilt") == "undefined"
     kill_process(proc)
 
 

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from rig import G, POSES, Rig, wait_until
+from rig.contract import DEFAULT_SCALE
 
 SCALE = 0.00980665  # raw 1000 = 1 g
 
@@ -176,6 +177,26 @@ def test_scales_and_offsets(make_rig, attributes, raw):
         rig.daemon.start()
         # (raw + offset) * scale must be portrait, g downwards along y.
         assert rig.read_orientation()[0] == "portrait", rig.daemon.log()
+    finally:
+        rig.close()
+
+
+@pytest.mark.parametrize("scale, g_units", [(10, 25), (1, 100), (DEFAULT_SCALE / 1000, 0.001)],
+                         ids=["25g", "100g", "1mg"])
+def test_any_absolute_scale_gives_the_orientation(make_rig, scale, g_units):
+    """A scale wrong by orders of magnitude (iio-sensor-proxy's suite feeds 25 g and 100 g):
+    the direction decides, at once and on every turn."""
+    def pose(name):
+        return tuple(v * g_units for v in POSES[name])
+    rig = Rig(accelerometer=False, start_daemon=False)
+    try:
+        rig.accel = rig.add_accelerometer(scale=scale, gravity=pose("landscape-right"))
+        rig.daemon.start()
+        assert rig.read_orientation()[0] == "landscape-right", rig.daemon.log()
+        rig.bus_client(start=True)
+        for name in ["portrait", "face-up", "landscape-left"]:
+            rig.accel.set_gravity(*pose(name))
+            rig.wait_for_property("DeviceOrientation", name, 5.0)
     finally:
         rig.close()
 
