@@ -17,7 +17,12 @@ public struct ChannelCalibration: Equatable, Sendable {
 
     /// (raw + offset) x scale.
     public func apply(_ raw: Int64) -> Double {
-        (Double(raw) + offset) * scale
+        apply(Double(raw))
+    }
+
+    /// (raw + offset) x scale, for a raw value with a fraction (some drivers print one).
+    public func apply(_ raw: Double) -> Double {
+        (raw + offset) * scale
     }
 
     /// Counts per g assumed for an input accelerometer that reports no resolution (the common

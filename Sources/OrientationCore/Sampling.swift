@@ -16,11 +16,14 @@ public struct SamplingInputs: Equatable, Sendable {
     public var thermalState: ThermalState
     /// Suspended, or the lid is closed with `PauseWhenLidClosed=yes`.
     public var paused: Bool
+    /// Whether the sensor is read through a buffer that delivers only changes (a HID sensor
+    /// hub with a change sensitivity): a still device then sends nothing, whatever its rate.
+    public var changeOnly: Bool
 
     public init(
         claims: Int, pendingReads: Int, hasAccelerometer: Bool, moving: Bool = false,
         secondsSinceMotion: Double? = nil, lowEnergy: Bool = false, thermalState: ThermalState = .nominal,
-        paused: Bool = false
+        paused: Bool = false, changeOnly: Bool = false
     ) {
         self.claims = claims
         self.pendingReads = pendingReads
@@ -30,6 +33,7 @@ public struct SamplingInputs: Equatable, Sendable {
         self.lowEnergy = lowEnergy
         self.thermalState = thermalState
         self.paused = paused
+        self.changeOnly = changeOnly
     }
 }
 
@@ -106,12 +110,14 @@ public struct SamplingPolicy: Equatable, Sendable {
     ///    state is `critical`, else the low-energy pair in low energy mode, else the normal
     ///    pair. A slower mode never samples faster than a less frugal one, whatever the config
     ///    says: the low-energy intervals are at least the normal ones, the critical ones at
-    ///    least the low-energy ones.
+    ///    least the low-energy ones. A change-only sensor (`changeOnly`) always gets the
+    ///    moving interval of its mode: its silence while still costs no wakeups at any rate,
+    ///    and its first report of a turn then comes at once instead of a still interval late.
     public func plan(_ inputs: SamplingInputs) -> SamplingPlan {
         guard inputs.hasAccelerometer, !inputs.paused else { return .off }
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
         guard inputs.claims > 0 else { return .off }
-        var moving = inputs.moving
+        var moving = inputs.moving || inputs.changeOnly
         if !moving, let seconds = inputs.secondsSinceMotion, seconds * 1000 < Double(motionLingerMsec) {
             moving = true
         }
