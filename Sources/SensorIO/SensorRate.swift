@@ -13,8 +13,9 @@ import SystemdBus
 final class SensorRate {
     private let setting: DeviceSetting
     private let available: SamplingFrequency.AvailableRates
-    /// The rate the device had when we took it, in Hz (0 for a hub that reports nothing).
-    private let original: Double
+    /// The rate the device had when we took it, in Hz (0 for a hub that reports nothing);
+    /// nil when its text is no number (it is still given back as it was).
+    private let original: Double?
     /// Rates already reported as taken differently by the driver, so each is told once.
     private var readBackProblems = ProblemLog()
 
@@ -32,10 +33,6 @@ final class SensorRate {
             let path = "\(syspath)/\(name)"
             guard let text = Sysfs.readIfPresent(path, consequence: consequence).map({ String($0.trimmingASCIIWhitespace()) })
             else { continue }
-            guard let original = try? SysfsNumber.parseDecimal(text), original >= 0 else {
-                Log.warning("\(consequence) \(path): cannot parse '\(text.prefix(32))'")
-                return nil
-            }
             var available = SamplingFrequency.AvailableRates.unlisted
             if let listPath = lists.map({ "\(syspath)/\($0)" }).first(where: { Sysfs.isReadable($0) }) {
                 guard let listText = Sysfs.readIfPresent(listPath, consequence: consequence) else { return nil }
@@ -47,7 +44,8 @@ final class SensorRate {
             }
             self.setting = DeviceSetting(path: path, original: text, what: "sampling frequency")
             self.available = available
-            self.original = original
+            // A text that is no rate is only given back; writing tells whether the driver takes one.
+            self.original = try? SysfsNumber.parseDecimal(text)
             return
         }
         return nil
@@ -64,7 +62,7 @@ final class SensorRate {
     /// Raises a rate under the polled floor before anything is read (at take time, as
     /// iio-sensor-proxy does, so the first raw read does not wait on a slow conversion).
     func raiseToPolledFloor() {
-        guard original < SamplingFrequency.polledFloor else { return }
+        guard let original, original < SamplingFrequency.polledFloor else { return }
         write(SamplingFrequency.choose(available, intervalMsec: UInt32.max, floor: SamplingFrequency.polledFloor))
     }
 

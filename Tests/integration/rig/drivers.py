@@ -51,8 +51,8 @@ def _scan_elements(layout):
     return attributes
 
 
-def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True):
-    properties = {}
+def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None):
+    properties = dict(properties or {})
     if buffered:
         attributes.update(_scan_elements(layout))
         properties["DEVNAME"] = DEVICE
@@ -72,14 +72,16 @@ def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True):
     return accel
 
 
-def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), buffered=True):
+def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), buffered=True,
+            properties=None):
     """hid-sensor-accel-3d: name accel_3d, shared in_accel_{offset,scale,sampling_frequency}
     (the report interval, no _available list; 0 until one is written on some hubs) and,
     with a change sensitivity, in_accel_hysteresis; units of 0.01 g (scale 0.098066500)."""
     attributes = {"name": "accel_3d", "in_accel_offset": "0", "in_accel_sampling_frequency": rate}
     if change_only:
         attributes["in_accel_hysteresis"] = "0.050000"
-    return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT)
+    return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT,
+                properties=properties)
 
 
 def bmc150(rig, gravity=(0, -9.80665, 0)):
