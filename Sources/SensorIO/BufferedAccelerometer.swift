@@ -148,7 +148,9 @@ public final class BufferedAccelerometer {
             let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })
                 ?? names.first(where: { !deviceName.isEmpty && $0.hasPrefix(deviceName) })
         else {
-            Log.notice("\(syspath): no trigger named \(deviceName)-dev\(number) or \(deviceName)*; enabling the buffer without one")
+            Log.notice(
+                "\(syspath): no trigger named \(deviceName)-dev\(number) or \(deviceName)*; enabling the buffer without one"
+            )
             return
         }
         try Sysfs.write(current, chosen)

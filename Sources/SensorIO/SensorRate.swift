@@ -31,13 +31,17 @@ final class SensorRate {
         let consequence = "leaving the sampling frequency as it is:"
         for (name, lists) in SensorRate.names {
             let path = "\(syspath)/\(name)"
-            guard let text = Sysfs.readIfPresent(path, consequence: consequence).map({ String($0.trimmingASCIIWhitespace()) })
+            guard
+                let text = Sysfs.readIfPresent(path, consequence: consequence).map({
+                    String($0.trimmingASCIIWhitespace())
+                })
             else { continue }
             var available = SamplingFrequency.AvailableRates.unlisted
             if let listPath = lists.map({ "\(syspath)/\($0)" }).first(where: { Sysfs.isReadable($0) }) {
                 guard let listText = Sysfs.readIfPresent(listPath, consequence: consequence) else { return nil }
                 guard let parsed = SamplingFrequency.parseAvailable(listText) else {
-                    Log.warning("\(consequence) \(listPath): cannot parse '\(listText.trimmingASCIIWhitespace().prefix(64))'")
+                    Log.warning(
+                        "\(consequence) \(listPath): cannot parse '\(listText.trimmingASCIIWhitespace().prefix(64))'")
                     return nil
                 }
                 available = parsed
@@ -82,7 +86,8 @@ final class SensorRate {
         else { return }
         if taken <= 0 || abs(taken - rate) > rate * 0.1 {
             readBackProblems.report(
-                "\(path) \(text)", "\(path): wrote \(text) Hz, the driver took \(SamplingFrequency.format(max(taken, 0))) Hz")
+                "\(path) \(text)",
+                "\(path): wrote \(text) Hz, the driver took \(SamplingFrequency.format(max(taken, 0))) Hz")
         } else {
             Log.debug("\(path) reads back \(String(back.trimmingASCIIWhitespace()))")
         }

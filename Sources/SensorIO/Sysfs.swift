@@ -59,13 +59,15 @@ public enum Sysfs {
         }
     }
 
-    /// Writes an attribute (one `write(2)`, as sysfs expects).
+    /// Writes an attribute (one `write(2)`, as sysfs expects), the bare value as `echo -n`
+    /// would: the kernel's parsers take it with or without a newline, and a file that only
+    /// stands in for an attribute then reads exactly what a driver would print back.
     public static func write(_ path: String, _ value: String) throws(SystemError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open for writing", path: path, errno: errno) }
         // sysfs takes the value at write(2); close(2) reports nothing about it.
         defer { close(fd) }
-        let text = value + "\n"
+        let text = value
         let count = text.utf8.count
         let n = text.withCString { Glibc.write(fd, $0, count) }
         if n != count { throw SystemError("write", path: path, errno: n < 0 ? errno : EIO) }

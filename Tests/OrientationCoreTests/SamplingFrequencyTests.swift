@@ -54,7 +54,8 @@ import Testing
     @Test func thePolledFloorPicksTheLowestRateAtOrAboveIt() {
         // iio-sensor-proxy's own examples (LSM303DLHC, mma8452): 12 and 12.5 Hz serve a still device.
         let lsm = SamplingFrequency.parseAvailable("3 6 12 25 50 100 200 400 800 1600")!
-        let mma = SamplingFrequency.parseAvailable("800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 1.560000")!
+        let mma = SamplingFrequency.parseAvailable(
+            "800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 1.560000")!
         #expect(SamplingFrequency.format(SamplingFrequency.choose(lsm, intervalMsec: 700, floor: 10)) == "12")
         #expect(SamplingFrequency.format(SamplingFrequency.choose(mma, intervalMsec: 700, floor: 10)) == "12.5")
         #expect(SamplingFrequency.choose(mma, intervalMsec: 700) == 1.56)  // buffered: no floor

@@ -116,7 +116,8 @@ import Testing
         low.lowEnergy = true
         #expect(policy.plan(low) == .every(intervalMsec: policy.lowEnergyMovingIntervalMsec))
         // No claim, no sampling, change-only or not.
-        #expect(policy.plan(SamplingInputs(claims: 0, pendingReads: 0, hasAccelerometer: true, changeOnly: true)) == .off)
+        #expect(
+            policy.plan(SamplingInputs(claims: 0, pendingReads: 0, hasAccelerometer: true, changeOnly: true)) == .off)
     }
 
     @Test func aFrugalModeNeverSamplesFasterThanANormalOne() {

@@ -38,8 +38,10 @@ HID_LAYOUT = ScanLayout("le:s16/32>>0", lambda v: struct.pack("<i", v), 4, 16, 2
 MMA8452_LAYOUT = ScanLayout("be:s12/16>>4", lambda v: struct.pack(">H", (v << 4) & 0xFFFF), 2, 8, 16)
 
 
-def _scan_elements(layout):
-    attributes = {"buffer/enable": "0", "buffer/length": "2", "buffer/watermark": "1",
+def scan_elements(layout, length="2"):
+    """The buffer, trigger and scan_elements attributes of a buffered device, all off (the
+    kernel's kfifo keeps 2 scans unless told otherwise, and wakes a reader at each)."""
+    attributes = {"buffer/enable": "0", "buffer/length": length, "buffer/watermark": "1",
                   "trigger/current_trigger": ""}
     for index, axis in enumerate("xyz"):
         attributes["scan_elements/in_accel_%s_en" % axis] = "0"
@@ -54,7 +56,7 @@ def _scan_elements(layout):
 def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None):
     properties = dict(properties or {})
     if buffered:
-        attributes.update(_scan_elements(layout))
+        attributes.update(scan_elements(layout))
         properties["DEVNAME"] = DEVICE
     accel = rig.add_accelerometer(name=DEVICE, scale=scale, gravity=gravity, extra_attributes=attributes,
                                   extra_properties=properties, without=("sampling_frequency",))
