@@ -15,12 +15,8 @@ public struct ChannelCalibration: Equatable, Sendable {
         self.offset = offset
     }
 
-    /// (raw + offset) x scale.
-    public func apply(_ raw: Int64) -> Double {
-        apply(Double(raw))
-    }
-
-    /// (raw + offset) x scale, for a raw value with a fraction (some drivers print one).
+    /// (raw + offset) x scale. Raw counts are whole on most drivers; a fraction (which some
+    /// print) is kept.
     public func apply(_ raw: Double) -> Double {
         (raw + offset) * scale
     }
