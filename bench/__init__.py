@@ -34,6 +34,12 @@ What it measures (DESIGN.md sections 5 and 6):
   * VmRSS idle (2 s after start) and after --minute seconds claimed; both daemons under
     umockdev's preload (which maps glib and umockdev into both), ours also without the
     preload (real /sys, so no accelerometer here) as a separate row.
+  * a change-only HID sensor hub (Tests/integration/rig/drivers.py: buffered, reports only
+    changes), each daemon in turn (one device node cannot feed both; theirs is given
+    IIO_SENSOR_PROXY_TYPE=iio-buffer-accel): wakeups/s claimed and still over --window
+    seconds after the hub's one report at power-up (goal 0), and the reaction from rest
+    (--rest seconds, at most 5) to a turn the hub reports as three scans 40 ms apart,
+    timed from its last report.
   * start-up: exec -> the bus name's NameOwnerChanged at the monitor, --starts times each.
   * estimator-bench --json Tests/traces: throughput and the corpus table (its text output
     is printed first, as `make bench` always did).
@@ -46,6 +52,7 @@ Modules:
   __main__      the command line, the run, the exit status
   side_by_side  Bench: both daemons on one rig, the measured phases (start-up, energy
                 windows, memory, reactions, spurious changes)
+  change_only   the change-only HID hub phase, each daemon in turn on its own rig
   offline       the figures that need no running daemon (estimator-bench, the estimator's
                 step delay through `replay`, binary sizes)
   daemons       Ours and SensorProxy: one interface to start, claim and read either daemon

@@ -108,6 +108,22 @@ def build_table(results, args):
         cpu_per_sample[who] = stats(vals)
     t.add("cpu_per_sample", "CPU per sample in the daemon, moving", "us",
           cpu_per_sample[OURS], cpu_per_sample[ISP], digits=1, required=False)
+    t.section("change-only HID hub (buffered, reports only changes: silent while still)")
+    hub = R.get("change_only", {})
+
+    def hub_stat(who, pick):
+        got = hub.get(who) or {}
+        if "error" in got:
+            return None
+        return pick(got)
+    o = hub_stat(OURS, lambda g: g["still"]["wakeups"])
+    i = hub_stat(ISP, lambda g: g["still"]["wakeups"])
+    t.add("wakeups_change_only_still", "wakeups, claimed, still", "1/s", o, i, digits=2,
+          target="0", met=None if o is None else o <= 1.0 / args.window)
+    o = hub_stat(OURS, lambda g: stats(g["reaction_ms"]))
+    i = hub_stat(ISP, lambda g: stats(g["reaction_ms"]))
+    t.add("reaction_change_only_rest", "reaction from rest, from the hub's last report", "ms",
+          o, i, digits=0)
     t.section("low energy mode forced on (theirs has none: its normal figures)")
     for phase, label in (("le_still", "still"), ("le_moving", "moving")):
         t.add("wakeups_" + phase, "wakeups, low energy, " + label, "1/s",

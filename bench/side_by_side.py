@@ -12,7 +12,7 @@ from pathlib import Path
 
 import rig
 
-from . import offline
+from . import change_only, offline
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import RING, SPURIOUS_TRACES, Motion, read_expected, read_trace, replay
 from .procfs import proc_counters, rates, rss_breakdown, rss_kib
@@ -31,7 +31,7 @@ class Bench:
         self.client_binary = self.build / "motion-orientation"
         self.estimator_bench = self.build / "estimator-bench"
         self.traces = REPO / "Tests" / "traces"
-        self.results = {"runs": [], "startup": {}, "reaction": {}, "spurious": {}}
+        self.results = {"runs": [], "startup": {}, "reaction": {}, "spurious": {}, "change_only": {}}
         self.failures = []
         self.have_strace = subprocess.run(["sh", "-c", "command -v strace"],
                                           capture_output=True).returncode == 0
@@ -333,3 +333,5 @@ class Bench:
                 os.rmdir(self.workdir)
             except OSError:
                 pass
+        # Its own rig: the hub's one device node cannot feed both daemons at once.
+        change_only.measure(self)

@@ -10,6 +10,11 @@ import SystemdBus
 ///
 /// The daemon makes one per sensor it samples (the display's today; the base's too for the
 /// hinge) and tells it the plan; what the readings mean is the daemon's business.
+///
+/// A change-only device (a HID sensor hub with a change sensitivity) sends nothing while it
+/// lies still: its silence means "unchanged", never a fault, so its buffer is kept however
+/// long it stays silent, and while the daemon still needs readings to decide
+/// (`holdLastReading(_:)`) its last report is repeated with the time passing.
 final class Acquisition {
     /// A reading in m/s^2 in the DESIGN.md frame and its time on the monotonic clock
     /// (seconds).
@@ -17,6 +22,10 @@ final class Acquisition {
 
     /// How long a freshly enabled buffer may stay silent before we poll instead.
     static let bufferDeadlineUsec: UInt64 = 1_000_000
+    /// How many plan intervals a change-only device stays silent before its last report is
+    /// repeated (while the daemon holds it): two, so a device that does report at its rate
+    /// is not doubled.
+    static let silentIntervalsBeforeRepeat: UInt64 = 2
 
     /// The sensor, as discovery described it.
     let info: AccelerometerInfo
@@ -30,6 +39,13 @@ final class Acquisition {
     private let sink: Sink
     private lazy var sampleTimer = EventTimer(event: event) { [unowned self] in self.sample() }
     private lazy var bufferDeadline = EventTimer(event: event) { [unowned self] in self.bufferDeadlinePassed() }
+    private lazy var repeatTimer = EventTimer(event: event) { [unowned self] in self.repeatLastReport() }
+    /// The last sample delivered, for repeating a change-only device's last report.
+    private var lastSample: RawSample?
+
+    /// Whether the readings come through a buffer that delivers only changes: then a still
+    /// device sends nothing, at any rate (`SamplingInputs.changeOnly`).
+    var readsChangesOnly: Bool { info.reportsOnlyChanges && buffered != nil }
 
     /// Opens the sensor's reader (and its buffered interface, when it is to be preferred:
     /// `preferBuffer`, or a device that cannot be polled). Nothing is read before `apply(_:)`.
@@ -49,6 +65,7 @@ final class Acquisition {
             // Sampling tries again, and polls instead if that fails too.
             Log.warning("cannot enable the scan elements: \(error)")
         }
+        if buffered == nil { reader.prepareForPolling() }
     }
 
     /// Stops reading, switches the scan elements off and gives the device its own rate back (on
@@ -69,7 +86,7 @@ final class Acquisition {
         case .off:
             stopReading()
         case .every(let interval):
-            reader.setSamplingInterval(msec: interval)
+            reader.setSamplingInterval(msec: interval, polled: buffered == nil)
             if previous == .off {
                 if !startBuffer() { armSampleTimer(afterUsec: 0) }
             } else if interval < previous.intervalMsec && !(buffered?.isRunning ?? false) {
@@ -82,13 +99,36 @@ final class Acquisition {
     private func stopReading() {
         sampleTimer.disarm()
         bufferDeadline.disarm()
+        repeatTimer.disarm()
+        lastSample = nil
         buffered?.stop()
         reader.stopSampling()
     }
 
     /// Turns raw counts into a reading and hands it on.
     private func deliver(_ sample: RawSample, at time: Double) {
+        lastSample = sample
         sink(info.reading(sample), time)
+    }
+
+    /// Called after each reading: `needed` while the daemon still needs readings to decide
+    /// (a pending orientation, a waiting `ReadOrientation()`). A change-only device that
+    /// stays silent meanwhile has its last report repeated at the time then, every
+    /// `silentIntervalsBeforeRepeat` plan intervals, until it is no longer needed; a still,
+    /// decided device costs no wakeups.
+    func holdLastReading(_ needed: Bool) {
+        guard needed, readsChangesOnly, buffered?.isRunning == true, lastSample != nil,
+            case .every(let interval) = plan
+        else {
+            repeatTimer.disarm()
+            return
+        }
+        arm(repeatTimer, afterUsec: UInt64(interval) * 1000 * Acquisition.silentIntervalsBeforeRepeat)
+    }
+
+    private func repeatLastReport() {
+        guard let lastSample, buffered?.isRunning == true else { return }
+        deliver(lastSample, at: monotonicSeconds())
     }
 
     /// Starts reading the buffered interface, if the sensor has a usable one; a buffer that
@@ -109,9 +149,15 @@ final class Acquisition {
     }
 
     private func bufferDeadlinePassed() {
-        if let buffered, buffered.isRunning, !buffered.delivered {
+        guard let buffered, buffered.isRunning, !buffered.delivered else { return }
+        guard info.reportsOnlyChanges else {
             pollInstead("\(buffered.devnode) delivered nothing within a second")
+            return
         }
+        // A change-only hub reports at power-up; one that did not may just be still. Its raw
+        // channels answer once (a synchronous request to the hub), and the buffer stays.
+        Log.info("\(buffered.devnode) is silent (a change-only device lying still); reading its channels once")
+        if info.hasRawChannels, let sample = reader.read() { deliver(sample, at: monotonicSeconds()) }
     }
 
     /// Gives up on the buffered interface (until the sensor changes) and polls. A device
@@ -125,7 +171,13 @@ final class Acquisition {
         Log.warning("\(why); polling the channels instead")
         buffered?.stop()
         buffered = nil
-        if plan != .off { armSampleTimer(afterUsec: 0) }
+        repeatTimer.disarm()
+        if case .every(let interval) = plan {
+            reader.setSamplingInterval(msec: interval, polled: true)
+            armSampleTimer(afterUsec: 0)
+        } else {
+            reader.prepareForPolling()
+        }
     }
 
     /// One tick of the sampling timer: read, hand the reading on, and re-arm for the plan

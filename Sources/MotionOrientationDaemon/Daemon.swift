@@ -312,7 +312,7 @@ public final class Daemon {
             claims: claimants.count, pendingReads: pendingReads.count,
             hasAccelerometer: acquisition != nil, moving: estimator.isSettling,
             secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: !lowEnergyReasons.isEmpty,
-            thermalState: thermal.state, paused: isPaused)
+            thermalState: thermal.state, paused: isPaused, changeOnly: acquisition?.readsChangesOnly ?? false)
         let next = settings.sampling.plan(inputs)
         let previous = plan
         guard next != previous, let acquisition else { return }
@@ -365,6 +365,9 @@ public final class Daemon {
             answerPendingReads()
         }
         updateSampling()
+        // A change-only sensor's silence means "unchanged": while a decision is pending, its
+        // last report keeps counting as the time passes.
+        acquisition?.holdLastReading(estimator.isSettling || !pendingReads.isEmpty)
     }
 
     /// Announces a decided device orientation and the interface orientation it implies.

@@ -15,9 +15,10 @@ public struct ChannelCalibration: Equatable, Sendable {
         self.offset = offset
     }
 
-    /// (raw + offset) x scale.
-    public func apply(_ raw: Int64) -> Double {
-        (Double(raw) + offset) * scale
+    /// (raw + offset) x scale. Raw counts are whole on most drivers; a fraction (which some
+    /// print) is kept.
+    public func apply(_ raw: Double) -> Double {
+        (raw + offset) * scale
     }
 
     /// Counts per g assumed for an input accelerometer that reports no resolution (the common

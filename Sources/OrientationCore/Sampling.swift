@@ -26,12 +26,15 @@ public struct SamplingInputs: Equatable, Sendable {
     /// Whether the lid switch says closed: the hinge is then known (0) and not read for the
     /// virtual switch alone, whatever `PauseWhenLidClosed` says.
     public var lidClosed: Bool
+    /// Whether the sensor is read through a buffer that delivers only changes (a HID sensor
+    /// hub with a change sensitivity): a still device then sends nothing, whatever its rate.
+    public var changeOnly: Bool
 
     public init(
         claims: Int, pendingReads: Int, hasAccelerometer: Bool, moving: Bool = false,
         secondsSinceMotion: Double? = nil, lowEnergy: Bool = false, thermalState: ThermalState = .nominal,
         paused: Bool = false, virtualSwitch: Bool = false, hingeMoving: Bool = false,
-        secondsSinceHingeMotion: Double? = nil, lidClosed: Bool = false
+        secondsSinceHingeMotion: Double? = nil, lidClosed: Bool = false, changeOnly: Bool = false
     ) {
         self.claims = claims
         self.pendingReads = pendingReads
@@ -45,6 +48,7 @@ public struct SamplingInputs: Equatable, Sendable {
         self.hingeMoving = hingeMoving
         self.secondsSinceHingeMotion = secondsSinceHingeMotion
         self.lidClosed = lidClosed
+        self.changeOnly = changeOnly
     }
 }
 
@@ -137,7 +141,10 @@ public struct SamplingPolicy: Equatable, Sendable {
     ///    pair. A slower mode never samples faster than a less frugal one, whatever the config
     ///    says: the low-energy intervals are at least the normal ones, the critical ones at
     ///    least the low-energy ones. With the virtual switch too, the shorter of that interval
-    ///    and rule 3's hinge interval (a claim never slows the hinge down).
+    ///    and rule 3's hinge interval (a claim never slows the hinge down). A change-only
+    ///    sensor (`changeOnly`) always gets the moving interval of its mode: its silence while
+    ///    still costs no wakeups at any rate, and its first report of a turn then comes at
+    ///    once instead of a still interval late.
     ///
     /// When the hinge is a tablet-mode source, the daemon reads the base in the same wakeups as
     /// the display.
@@ -146,7 +153,7 @@ public struct SamplingPolicy: Equatable, Sendable {
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
         let hinge = hingePlan(inputs)
         guard inputs.claims > 0 else { return hinge }
-        var moving = inputs.moving
+        var moving = inputs.moving || inputs.changeOnly
         if !moving, let seconds = inputs.secondsSinceMotion, seconds * 1000 < Double(motionLingerMsec) {
             moving = true
         }

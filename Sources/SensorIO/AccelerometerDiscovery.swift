@@ -125,9 +125,16 @@ public enum AccelerometerDiscovery {
         let (matrix, source, problems) = MountMatrixResolution.resolve(
             override: settings.mountMatrixOverride, sources: matrixSources)
         problems.forEach { Log.warning("\(syspath): \($0)") }
-        return AccelerometerInfo(
+        var info = AccelerometerInfo(
             syspath: syspath, subsystem: candidate.subsystem, name: candidate.name, calibration: calibration,
             mountMatrix: matrix, mountMatrixSource: source, devnode: devnode)
+        // HID sensor hubs name their change sensitivity so (newer kernels add a relative one).
+        info.reportsOnlyChanges =
+            candidate.subsystem == .iio
+            && ["in_accel_hysteresis", "in_accel_hysteresis_relative"].contains {
+                Sysfs.isReadable("\(syspath)/\($0)")
+            }
+        return info
     }
 
     /// The reader that polls the sensor described by `info`.

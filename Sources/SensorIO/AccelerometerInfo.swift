@@ -18,6 +18,10 @@ public struct AccelerometerInfo: Sendable {
     /// The character device: `/dev/iio:deviceN` of a buffered IIO device, `/dev/input/eventN`
     /// of an input accelerometer; nil when udev names none.
     public var devnode: String?
+    /// Whether the device reports only changes through its buffer: it has a change
+    /// sensitivity (`in_accel_hysteresis`, HID sensor hubs), so a still device sends
+    /// nothing, and its silence means "unchanged", not a fault.
+    public var reportsOnlyChanges = false
 
     /// The raw channel file of an axis.
     public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
@@ -37,5 +41,6 @@ public struct AccelerometerInfo: Sendable {
 }
 
 /// The x, y and z counts of one sample as the device reports them, before scale, offset
-/// and mount matrix (`AccelerometerInfo.reading(_:)`).
-public typealias RawSample = (x: Int64, y: Int64, z: Int64)
+/// and mount matrix (`AccelerometerInfo.reading(_:)`). Counts are whole numbers on most
+/// drivers; a raw file may also print a fraction ("-25.6"), which is kept.
+public typealias RawSample = (x: Double, y: Double, z: Double)

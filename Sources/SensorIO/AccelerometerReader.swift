@@ -9,8 +9,12 @@ public protocol AccelerometerSource: AnyObject {
     /// One sample's raw counts (`info.reading(_:)` turns them into m/s^2 in the DESIGN.md
     /// frame), or nil when it failed (reported once per bad period).
     func read() -> RawSample?
-    /// Sets the device's own rate for sampling every `msec` (when it has one).
-    func setSamplingInterval(msec: UInt32)
+    /// Sets the device's own rate for sampling every `msec` (when it has one); `polled`:
+    /// its channels are read one by one (not through a buffer).
+    func setSamplingInterval(msec: UInt32, polled: Bool)
+    /// The device is taken to be polled: a rate too slow for a raw read to answer promptly
+    /// is raised now (`SamplingFrequency.polledFloor`), before anything is read.
+    func prepareForPolling()
     /// Sampling stopped: lets go of what only sampling needs.
     func stopSampling()
     /// Gives the device its own rate back (on exit; also when the reader goes).
@@ -39,8 +43,12 @@ final class AccelerometerReader: AccelerometerSource {
         self.rate = SensorRate(syspath: info.syspath)
     }
 
-    func setSamplingInterval(msec: UInt32) {
-        rate?.apply(intervalMsec: msec)
+    func setSamplingInterval(msec: UInt32, polled: Bool) {
+        rate?.apply(intervalMsec: msec, polled: polled)
+    }
+
+    func prepareForPolling() {
+        if !channels.isEmpty { rate?.raiseToPolledFloor() }
     }
 
     func stopSampling() {}
@@ -59,10 +67,17 @@ final class AccelerometerReader: AccelerometerSource {
         return (x, y, z)
     }
 
-    private func readChannel(_ index: Int) -> Int64? {
+    private func readChannel(_ index: Int) -> Double? {
         let channel = channels[index]
         do {
-            let value = try SysfsNumber.parseInteger(try channel.read())
+            let text = try channel.read()
+            let value: Double
+            do {
+                value = Double(try SysfsNumber.parseInteger(text))
+            } catch .notANumber(_) {
+                // A raw value with a fraction ("-25.6"): rare, so the allocating parser will do.
+                value = try SysfsNumber.parseDecimal(String(decoding: text, as: UTF8.self))
+            }
             problems.resolve(channel.path)
             return value
         } catch let error as SysfsValueError {

@@ -143,7 +143,10 @@ public final class BufferedAccelerometer {
     }
 
     /// Keeps a trigger already set; else the device's own (`<name>-dev<N>`), else one
-    /// whose name starts with the device's name. Devices without `trigger/` need none.
+    /// whose name starts with the device's name. Devices without `trigger/` need none; with
+    /// no matching trigger the buffer is enabled without one (as iio-sensor-proxy does):
+    /// drivers that fill their buffer themselves (a FIFO, an EC) accept that, and one that
+    /// does not refuses `buffer/enable` or stays silent, which falls back to polling.
     private func pickTrigger() throws(SystemError) {
         let current = "\(syspath)/trigger/current_trigger"
         guard Sysfs.isReadable(current) else { return }
@@ -159,7 +162,12 @@ public final class BufferedAccelerometer {
         guard
             let chosen = names.first(where: { $0 == "\(deviceName)-dev\(number)" })
                 ?? names.first(where: { !deviceName.isEmpty && $0.hasPrefix(deviceName) })
-        else { throw SystemError("no trigger offered for \(syspath)", errno: ENODEV) }
+        else {
+            Log.notice(
+                "\(syspath): no trigger named \(deviceName)-dev\(number) or \(deviceName)*; enabling the buffer without one"
+            )
+            return
+        }
         try Sysfs.write(current, chosen)
         Log.info("\(syspath): trigger \(chosen)")
     }
@@ -208,7 +216,7 @@ public final class BufferedAccelerometer {
                 if let newest, let stamp = layout.value(of: "in_timestamp", in: scan) {
                     time = now - Double(newest - stamp) / 1e9
                 }
-                sink((x, y, z), time)
+                sink((Double(x), Double(y), Double(z)), time)
             }
         }
         pending.removeFirst(scans * layout.scanSize)

@@ -22,9 +22,10 @@ final class DeviceSetting {
 
     deinit { restore() }
 
-    /// Writes `value` unless it is already in force.
-    func set(_ value: String) {
-        guard value != current, !failed else { return }
+    /// Writes `value` unless it is already in force; true when it was written now.
+    @discardableResult
+    func set(_ value: String) -> Bool {
+        guard value != current, !failed else { return false }
         do {
             try Sysfs.write(path, value)
         } catch {
@@ -32,10 +33,11 @@ final class DeviceSetting {
             if error.errno != ENOENT {  // a device that is gone has nothing to keep
                 Log.notice("leaving the \(what) as it is: \(error)")
             }
-            return
+            return false
         }
         Log.debug("\(path) = \(value)")
         current = value
+        return true
     }
 
     /// Puts back the value the device had when we took it.

@@ -41,7 +41,7 @@ final class InputAccelerometerReader: AccelerometerSource {
         do {
             let axes = try InputAccelerometer.axes(fd: fd, devnode: devnode)
             problems.resolve(devnode)
-            return (Int64(axes[0].value), Int64(axes[1].value), Int64(axes[2].value))
+            return (Double(axes[0].value), Double(axes[1].value), Double(axes[2].value))
         } catch {
             problems.report(devnode, "skipping sample: \(error)")
             // Open again at the next reading: the node may have been replaced.
@@ -50,9 +50,12 @@ final class InputAccelerometerReader: AccelerometerSource {
         }
     }
 
-    func setSamplingInterval(msec: UInt32) {
+    func setSamplingInterval(msec: UInt32, polled: Bool) {
         pollInterval?.apply(intervalMsec: msec)
     }
+
+    /// An input device reports by its own interval (set from the plan): nothing to raise.
+    func prepareForPolling() {}
 
     func stopSampling() {
         // Read-only: close(2) has nothing to report.
@@ -118,7 +121,8 @@ final class InputPollInterval {
             guard let text = Sysfs.readIfPresent(path, consequence: "leaving the driver's poll interval as it is:")
             else { return nil }
             guard let value = UInt32(text.trimmingASCIIWhitespace()) else {
-                Log.warning("\(path): ignoring '\(text.trimmingASCIIWhitespace().prefix(32))': not a number of milliseconds")
+                Log.warning(
+                    "\(path): ignoring '\(text.trimmingASCIIWhitespace().prefix(32))': not a number of milliseconds")
                 return nil
             }
             return value

@@ -77,10 +77,15 @@ public enum Sysfs {
 }
 
 /// An attribute file kept open and re-read with `pread` at offset 0, so each sample
-/// costs one system call and no allocation.
+/// costs one system call (and an `fstat`) and no allocation.
+///
+/// Real sysfs rewrites an attribute in place, and its inode lives as long as the device. A
+/// file replaced underneath (a new inode at the path, the old one unlinked: umockdev's
+/// `Testbed.set_attribute`, a tool that writes with rename) would go on giving the old
+/// value for ever, so a descriptor whose file has no link left is opened again.
 final class SysfsChannel {
     let path: String
-    private let fd: Int32
+    private var fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
 
     init(path: String) throws(SystemError) {
@@ -97,6 +102,14 @@ final class SysfsChannel {
 
     /// The current text of the attribute, valid until the next read.
     func read() throws(SystemError) -> UnsafeRawBufferPointer {
+        var info = stat()
+        if fstat(fd, &info) == 0 && info.st_nlink == 0 {
+            // Replaced: read the file now at the path. If that fails, the old one still reads.
+            if let fresh = try? Sysfs.openRegularFile(path) {
+                close(fd)  // read-only: close(2) has nothing to report
+                fd = fresh
+            }
+        }
         let n = try retryingInterrupted("read", path: path) { pread(fd, buffer.baseAddress, buffer.count, 0) }
         return UnsafeRawBufferPointer(rebasing: buffer[0..<n])
     }

@@ -15,6 +15,7 @@ import Testing
         #expect(calibration.apply(30) == 10)
         #expect(calibration.apply(-30) == -20)
         #expect(ChannelCalibration.identity.apply(-512) == -512)
+        #expect(ChannelCalibration.identity.apply(-25.6) == -25.6)  // a raw value with a fraction
     }
 
     @Test func prefersPerChannelThenSharedThenGeneric() {

@@ -108,6 +108,18 @@ import Testing
         #expect(plan(SamplingInputs(claims: 0, pendingReads: 1, hasAccelerometer: true)) == 30)
     }
 
+    @Test func aChangeOnlySensorGetsTheMovingIntervalOfItsModeEvenWhenStill() {
+        let policy = SamplingPolicy()
+        let still = SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, changeOnly: true)
+        #expect(policy.plan(still) == .every(intervalMsec: policy.movingIntervalMsec))
+        var low = still
+        low.lowEnergy = true
+        #expect(policy.plan(low) == .every(intervalMsec: policy.lowEnergyMovingIntervalMsec))
+        // No claim, no sampling, change-only or not.
+        #expect(
+            policy.plan(SamplingInputs(claims: 0, pendingReads: 0, hasAccelerometer: true, changeOnly: true)) == .off)
+    }
+
     @Test func aFrugalModeNeverSamplesFasterThanANormalOne() {
         var policy = SamplingPolicy()
         policy.stillIntervalMsec = 2000  // slower than the low-energy default of 1500

@@ -58,7 +58,7 @@ class FakeAccelerometer:
 
     def __init__(self, testbed, name="iio:device0", scale=DEFAULT_SCALE, channel_scales=None,
                  mount_matrix=None, gravity=POSES["portrait"], extra_attributes=None,
-                 extra_properties=None, parent=None):
+                 extra_properties=None, parent=None, without=()):
         self.testbed = testbed
         self.root = Path(testbed.get_root_dir())
         self.scale = scale
@@ -71,6 +71,8 @@ class FakeAccelerometer:
             attributes["in_accel_scale"] = "%.9f" % scale
         for channel, value in self.channel_scales.items():
             attributes["in_accel_%s_scale" % channel] = "%.9f" % value
+        for name_ in without:  # defaults a driver's layout does not have
+            attributes.pop(name_, None)
         attributes.update(extra_attributes or {})
         properties = {}
         if mount_matrix is not None:

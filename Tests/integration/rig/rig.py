@@ -193,7 +193,9 @@ class Rig:
                     action)
 
     # -- other fake devices (energy): attributes are files the daemon re-opens on each
-    #    read, so Testbed.set_attribute (a new file) is fine for them
+    #    read, so Testbed.set_attribute (a new file) is fine for them (the daemon also opens
+    #    a replaced channel file again, test_drivers.py; FakeAccelerometer writes in place,
+    #    as real sysfs does)
 
     def add_device(self, subsystem, name, attributes, properties=None):
         """Add a device to the testbed; returns its syspath as the daemon sees it."""

@@ -1,0 +1,134 @@
+"""Fake IIO accelerometers laid out the way real kernel drivers lay them out.
+
+Each replica has the attribute names, scale text, scan types, triggers and rate files of its
+driver (see docs/drivers.md): hid-sensor-accel-3d (HID sensor hubs), bmc150-accel, mma8452
+and cros-ec. A buffered replica has a FIFO in the testbed's /dev standing in for
+/dev/iio:device0, into which the test writes scans the way the kernel would (`feed`).
+"""
+
+import os
+import struct
+import time
+
+# Every replica is the testbed's first IIO device: iio:device0, trigger "<name>-dev0".
+DEVICE = "iio:device0"
+
+
+class ScanLayout:
+    """x, y, z and a timestamp in one scan, as the driver's scan_elements describe them."""
+
+    def __init__(self, type_text, pack_axis, axis_bytes, timestamp_offset, size):
+        self.type_text = type_text
+        self.pack_axis = pack_axis
+        self.axis_bytes = axis_bytes
+        self.timestamp_offset = timestamp_offset
+        self.size = size
+
+    def scan(self, x, y, z, stamp_ns):
+        data = bytearray(self.size)
+        for i, value in enumerate((x, y, z)):
+            data[i * self.axis_bytes:(i + 1) * self.axis_bytes] = self.pack_axis(value)
+        data[self.timestamp_offset:self.timestamp_offset + 8] = struct.pack("<q", stamp_ns)
+        return bytes(data)
+
+
+# hid-sensor-accel-3d: realbits from the report (16 here), 32-bit storage, timestamp index 3.
+HID_LAYOUT = ScanLayout("le:s16/32>>0", lambda v: struct.pack("<i", v), 4, 16, 24)
+# mma8452: 12 bits, big-endian, shifted left by 4 in 16-bit storage.
+MMA8452_LAYOUT = ScanLayout("be:s12/16>>4", lambda v: struct.pack(">H", (v << 4) & 0xFFFF), 2, 8, 16)
+
+
+def scan_elements(layout, length="2"):
+    """The buffer, trigger and scan_elements attributes of a buffered device, all off (the
+    kernel's kfifo keeps 2 scans unless told otherwise, and wakes a reader at each)."""
+    attributes = {"buffer/enable": "0", "buffer/length": length, "buffer/watermark": "1",
+                  "trigger/current_trigger": ""}
+    for index, axis in enumerate("xyz"):
+        attributes["scan_elements/in_accel_%s_en" % axis] = "0"
+        attributes["scan_elements/in_accel_%s_index" % axis] = str(index)
+        attributes["scan_elements/in_accel_%s_type" % axis] = layout.type_text
+    attributes["scan_elements/in_timestamp_en"] = "0"
+    attributes["scan_elements/in_timestamp_index"] = "3"
+    attributes["scan_elements/in_timestamp_type"] = "le:s64/64>>0"
+    return attributes
+
+
+def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None):
+    properties = dict(properties or {})
+    if buffered:
+        attributes.update(scan_elements(layout))
+        properties["DEVNAME"] = DEVICE
+    accel = rig.add_accelerometer(name=DEVICE, scale=scale, gravity=gravity, extra_attributes=attributes,
+                                  extra_properties=properties, without=("sampling_frequency",))
+    accel.layout = layout
+    accel.fifo = None
+    if buffered:
+        if trigger:
+            rig.add_device("iio", "trigger0", {"name": "%s-dev0" % attributes["name"]})
+        node = rig.umockdev_dir / "dev" / DEVICE
+        node.parent.mkdir(exist_ok=True)
+        if node.exists():
+            node.unlink()
+        os.mkfifo(node)
+        accel.fifo = os.open(node, os.O_RDWR | os.O_NONBLOCK)
+    return accel
+
+
+def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), buffered=True,
+            properties=None):
+    """hid-sensor-accel-3d: name accel_3d, shared in_accel_{offset,scale,sampling_frequency}
+    (the report interval, no _available list; 0 until one is written on some hubs) and,
+    with a change sensitivity, in_accel_hysteresis; units of 0.01 g (scale 0.098066500)."""
+    attributes = {"name": "accel_3d", "in_accel_offset": "0", "in_accel_sampling_frequency": rate}
+    if change_only:
+        attributes["in_accel_hysteresis"] = "0.050000"
+    return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT,
+                properties=properties)
+
+
+def bmc150(rig, gravity=(0, -9.80665, 0)):
+    """bmc150-accel (polled here): in_accel_sampling_frequency with the generic
+    sampling_frequency_available, 12 bits at +-2 g (scale 0.009577)."""
+    attributes = {"name": "bmc150_accel", "in_accel_sampling_frequency": "125.000000",
+                  "sampling_frequency_available": "15.620000 31.260000 62.50000 125 250 500 1000 2000"}
+    return _add(rig, "bmc150_accel", attributes, gravity, 0.009577, False, None)
+
+
+MMA8452_RATES = ("800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 "
+                 "1.560000")
+
+
+def mma8452(rig, gravity=(0, -9.80665, 0), buffered=False):
+    """mma8452: in_accel_sampling_frequency with the generic sampling_frequency_available
+    (high to low, micro precision), 12-bit big-endian scans, trigger mma8452-dev0."""
+    attributes = {"name": "mma8452", "in_accel_sampling_frequency": "800.000000",
+                  "sampling_frequency_available": MMA8452_RATES}
+    return _add(rig, "mma8452", attributes, gravity, 0.009577, buffered, MMA8452_LAYOUT)
+
+
+def cros_ec(rig, rate="0.000000", gravity=(0, -9.80665, 0)):
+    """cros-ec-accel (polled here): shared scale and sampling_frequency, and the list "off,
+    minimum, maximum", which is a range."""
+    attributes = {"name": "cros-ec-accel", "sampling_frequency": rate,
+                  "sampling_frequency_available": "0.000000 12.500000 100.000000",
+                  "label": "accel-display", "location": "lid"}
+    accel = _add(rig, "cros-ec-accel", attributes, gravity, None, False, None)
+    # cros-ec's one scale is shared by all channels: "scale" (16 bits at +-2 g).
+    (accel.directory / "scale").write_text("0.000598550\n")
+    accel.scale = 0.000598550
+    accel.set_gravity(*gravity)
+    return accel
+
+
+def feed(accel, vectors, spacing=0.02):
+    """Writes one scan per gravity vector (m/s^2, DESIGN.md frame) in a single write,
+    timestamps `spacing` apart and ending now."""
+    now = time.monotonic_ns()
+    count = len(vectors)
+    data = b"".join(accel.layout.scan(*accel.raw_for(*v), now - int((count - 1 - i) * spacing * 1e9))
+                    for i, v in enumerate(vectors))
+    os.write(accel.fifo, data)
+
+
+def attribute(accel, name):
+    return (accel.directory / name).read_text().strip()
