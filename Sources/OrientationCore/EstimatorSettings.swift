@@ -247,6 +247,11 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// change.
     public var calmSettleTime = 0.08
 
+    /// Evidence time at the end of a smooth turn: how long a calm run that did not begin with a
+    /// sudden turn must last before its mean proposes orientations and may commit. Seconds,
+    /// default 0.04.
+    public var turnEndSettleTime = 0.04
+
     /// Largest distance of a reading from the first reading of its calm run, as a fraction of that
     /// reading's magnitude; default 0.05 (about 2.9 degrees). Sensor noise of a resting device
     /// (0.01 g) and light tremor stay within it; a moving device, 0.03 g noise or 3 degrees of
@@ -387,6 +392,7 @@ public struct EstimatorSettings: Sendable, Equatable {
             { $0.quarterTurnSettleTime = $1 }),
         Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
         Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
+        Field("turnEndSettleTime", .seconds, 0.02...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
         Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
         Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
         Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),

@@ -366,14 +366,28 @@ public struct OrientationEstimator: Sendable {
             calmJumpedFrom = time - lastAcceptedTime <= settings.maximumSampleGap ? lastAccepted : nil
         }
         calmTime = time
-        guard calmCount >= 2, time - calmStart >= settings.calmSettleTime - settings.timingSlack else {
+        guard calmCount >= 2 else {
             calmGravity = nil
             return
         }
         if calmSudden == nil, let anchor = calmAnchor {
             calmSudden = calmJumpedFrom.map { $0.angle(to: anchor) >= settings.calmJumpAngle } ?? false
         }
-        calmGravity = calmSudden == true ? calmSum * (1 / Double(calmCount)) : nil
+        let lasted = time - calmStart
+        if calmSudden == true {
+            calmGravity = lasted >= settings.calmSettleTime - settings.timingSlack ? calmSum * (1 / Double(calmCount)) : nil
+            return
+        }
+        // The end of a smooth turn: the run has lasted `turnEndSettleTime` and its readings turn
+        // slower than `steadyAngularSpeed` (a device lifted or lowered through a pose is not at
+        // rest, however close its readings stay for a few hundredths of a second).
+        guard lasted >= settings.turnEndSettleTime - settings.timingSlack, let anchor = calmAnchor else {
+            calmGravity = nil
+            return
+        }
+        let chord = settings.steadyAngularSpeed * (Double.pi / 180) * lasted
+        let moved = reading - anchor
+        calmGravity = moved.dot(moved) <= chord * chord * anchor.dot(anchor) ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     private mutating func endCalmRun() {
@@ -459,7 +473,7 @@ public struct OrientationEstimator: Sendable {
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
         // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
         // the settle time while the filtered direction turns slowly.
-        if !(calmGravity != nil && candidateSince >= calmStart) {
+        if calmGravity == nil {
             guard angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
