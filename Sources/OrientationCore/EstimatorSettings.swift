@@ -392,7 +392,7 @@ public struct EstimatorSettings: Sendable, Equatable {
             { $0.quarterTurnSettleTime = $1 }),
         Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
         Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
-        Field("turnEndSettleTime", .seconds, 0.02...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
+        Field("turnEndSettleTime", .seconds, 0.004...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
         Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
         Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
         Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),
@@ -425,6 +425,8 @@ public struct EstimatorSettings: Sendable, Equatable {
             // A half turn needs twice the evidence of a quarter turn.
             $0.quarterTurnSettleTime = $1 / 1000
             $0.halfTurnSettleTime = 2 * $1 / 1000
+            // The end of a smooth turn: a fifth of it (40 ms at the default 200).
+            $0.turnEndSettleTime = $1 / 5000
         },
         ConfigKey(name: "SwitchAngle", unit: "degrees", range: 55...65, wholeNumber: false) {
             $0.switchAngle = $1

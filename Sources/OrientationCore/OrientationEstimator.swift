@@ -116,6 +116,8 @@ public struct OrientationEstimator: Sendable {
     // a restart. Not the tilt of the filtered gravity: averaging a fast turn about the screen
     // normal shortens the filtered in-plane part and would fake a tilt change.
     private var readingTilt: Double?
+    // How fast `readingTilt` changed at the last filter update, degrees per second.
+    private var readingTiltSpeed = 0.0
     // The calm run: its first reading (nil when there is none), when that was, the sum and number
     // of its readings, the time of its last reading, the accepted reading just before it (nil
     // when there was none recently), and whether it began with a sudden turn (worked out once,
@@ -254,6 +256,7 @@ public struct OrientationEstimator: Sendable {
             let previousTilt = readingTilt ?? tilt
             let nextTilt = previousTilt + (tilt - previousTilt) * weight
             readingTilt = nextTilt
+            if elapsed > 0 { readingTiltSpeed = abs(nextTilt - previousTilt) / elapsed }
             // Only a swing toward flat (face up or face down) counts, as in Android's listener: a
             // device raised to upright (picked up, someone sitting up) shows its new direction
             // once the angular speed gate lets it.
@@ -268,9 +271,14 @@ public struct OrientationEstimator: Sendable {
             candidate = nil
             departedSince = nil
             readingTilt = Self.tilt(of: reading)
+            readingTiltSpeed = 0
         }
         filterTime = time
         let filtered = filteredGravity ?? reading
+        // A calm run at the end of a smooth turn needs a steady tilt: a device lifted or lowered
+        // through a pose is not at rest, however close its readings stay for a few hundredths of
+        // a second.
+        if calmSudden != true && readingTiltSpeed > settings.swingTiltSpeed { calmGravity = nil }
 
         // Overhead: blocks rotations while it lasts and for a hold time after.
         let length = filtered.magnitude
@@ -314,6 +322,7 @@ public struct OrientationEstimator: Sendable {
         previousReading = nil
         filteredGravity = nil
         readingTilt = nil
+        readingTiltSpeed = 0
         angularSpeed = 0
         lastStepAngle = 0
         vigourEvidence = 0
@@ -378,16 +387,12 @@ public struct OrientationEstimator: Sendable {
             calmGravity = lasted >= settings.calmSettleTime - settings.timingSlack ? calmSum * (1 / Double(calmCount)) : nil
             return
         }
-        // The end of a smooth turn: the run has lasted `turnEndSettleTime` and its readings turn
-        // slower than `steadyAngularSpeed` (a device lifted or lowered through a pose is not at
-        // rest, however close its readings stay for a few hundredths of a second).
-        guard lasted >= settings.turnEndSettleTime - settings.timingSlack, let anchor = calmAnchor else {
-            calmGravity = nil
-            return
-        }
-        let chord = settings.steadyAngularSpeed * (Double.pi / 180) * lasted
-        let moved = reading - anchor
-        calmGravity = moved.dot(moved) <= chord * chord * anchor.dot(anchor) ? calmSum * (1 / Double(calmCount)) : nil
+        // The end of a smooth turn: the run follows readings without a gap (after a gap or a
+        // restart nothing says the device was turning) and has lasted `turnEndSettleTime`; the
+        // tilt must be steady too (checked after the filter update, in `update`).
+        calmGravity =
+            calmJumpedFrom != nil && lasted >= settings.turnEndSettleTime - settings.timingSlack
+            ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     private mutating func endCalmRun() {
