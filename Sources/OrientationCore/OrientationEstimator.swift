@@ -391,7 +391,7 @@ public struct OrientationEstimator: Sendable {
         // restart nothing says the device was turning) and has lasted `turnEndSettleTime`; the
         // tilt must be steady too (checked after the filter update, in `update`).
         calmGravity =
-            calmJumpedFrom != nil && lasted >= settings.turnEndSettleTime - settings.timingSlack
+            orientation.isUpright && calmJumpedFrom != nil && lasted >= settings.turnEndSettleTime - settings.timingSlack
             ? calmSum * (1 / Double(calmCount)) : nil
     }
 
@@ -478,7 +478,9 @@ public struct OrientationEstimator: Sendable {
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
         // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
         // the settle time while the filtered direction turns slowly.
-        if calmGravity == nil {
+        let calmEvidence =
+            calmGravity != nil && (calmSudden == true ? candidateSince >= calmStart : candidate.isUpright)
+        if !calmEvidence {
             guard angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
