@@ -247,10 +247,25 @@ public struct EstimatorSettings: Sendable, Equatable {
     /// change.
     public var calmSettleTime = 0.08
 
-    /// Evidence time at the end of a smooth turn: how long a calm run that did not begin with a
-    /// sudden turn must last before its mean proposes orientations and may commit. Seconds,
-    /// default 0.04.
-    public var turnEndSettleTime = 0.04
+    /// Evidence time at the end of a smooth turn, or 0 (the default) for none. Seconds; 0.04
+    /// turns it on (Android proposes a rotation once it has been stable for 40 ms). A calm run
+    /// that did not begin with a sudden turn (a hand turning a tablet slows down and stops) and
+    /// follows readings without a gap then proposes orientations with its mean once it has lasted
+    /// this long, while the committed orientation is upright and the tilt of the readings changes
+    /// slower than `swingTiltSpeed`; an upright candidate it proposes commits at once, as on the
+    /// calm fast path. A smooth 0.3-0.6 s quarter turn is then decided within 70 ms of its end at
+    /// 25 and 50 Hz (median 0-40 ms; 0.1-0.2 s at 10 Hz, where the run needs two readings 0.1 s
+    /// apart), against 0.15-0.25 s through the filter and `quarterTurnSettleTime`. Off by default
+    /// because it breaks the rate agreement the estimator promises (decisions within one sample
+    /// period of the slower rate): at 10 Hz the run ends a turn up to 0.16 s after it does at
+    /// 50 Hz, and 0.01 g of noise at 25 Hz can delay it by two readings against 50 Hz.
+    public var turnEndSettleTime = 0.0
+
+    /// The readings of a calm run at the end of a smooth turn must have moved less than this since
+    /// the run began (see `turnEndSettleTime`). Degrees per second, default 60: the spread alone
+    /// lets two readings 40 ms apart move 2.9 degrees (72 degrees per second), so a slow turn
+    /// would count as at rest at 25 and 50 Hz and not at 10 Hz, where it allows 29.
+    public var turnEndAngularSpeed = 60.0
 
     /// Largest distance of a reading from the first reading of its calm run, as a fraction of that
     /// reading's magnitude; default 0.05 (about 2.9 degrees). Sensor noise of a resting device
@@ -392,7 +407,10 @@ public struct EstimatorSettings: Sendable, Equatable {
             { $0.quarterTurnSettleTime = $1 }),
         Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
         Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
-        Field("turnEndSettleTime", .seconds, 0.004...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
+        Field("turnEndSettleTime", .seconds, 0.0...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
+        Field(
+            "turnEndAngularSpeed", .degreesPerSecond, 5.0...180.0, { $0.turnEndAngularSpeed },
+            { $0.turnEndAngularSpeed = $1 }),
         Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
         Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
         Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),
@@ -425,8 +443,6 @@ public struct EstimatorSettings: Sendable, Equatable {
             // A half turn needs twice the evidence of a quarter turn.
             $0.quarterTurnSettleTime = $1 / 1000
             $0.halfTurnSettleTime = 2 * $1 / 1000
-            // The end of a smooth turn: a fifth of it (40 ms at the default 200).
-            $0.turnEndSettleTime = $1 / 5000
         },
         ConfigKey(name: "SwitchAngle", unit: "degrees", range: 55...65, wholeNumber: false) {
             $0.switchAngle = $1

@@ -21,7 +21,11 @@
 ///    `calmSpread` of the run's first reading. A run whose first reading jumped by
 ///    `calmJumpAngle` or more from the reading before it ends a sudden turn (a step); once it has
 ///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
-///    for the filtered gravity, which still lags the jump by tens of degrees.
+///    for the filtered gravity, which still lags the jump by tens of degrees. With
+///    `turnEndSettleTime` set (off by default), any other run that follows readings without a
+///    gap is the end of a smooth turn, established after that time while it moves slower than
+///    `turnEndAngularSpeed` and the committed orientation is upright; its mean then proposes
+///    upright orientations likewise (a steady tilt required).
 /// 7. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
 ///    included). The 1 g reference learns only while it is low.
 /// 8. The gravity estimate (the calm mean while such a run is established, else the filtered
@@ -288,9 +292,12 @@ public struct OrientationEstimator: Sendable {
         }
 
         // Proposal and evidence: from the calm mean after a sudden turn, else from the filter.
-        let proposal: DeviceOrientation?
+        var proposal: DeviceOrientation?
         if let calmGravity {
             proposal = propose(calmGravity, tilt: Self.tilt(of: calmGravity))
+            // The end of a smooth turn speaks for upright orientations only: a device leaning
+            // toward flat keeps the filter's proposal and its evidence time.
+            if calmSudden != true && proposal?.isUpright != true { proposal = propose(filtered, tilt: tilt) }
         } else {
             proposal = propose(filtered, tilt: tilt)
         }
@@ -390,9 +397,18 @@ public struct OrientationEstimator: Sendable {
         // The end of a smooth turn: the run follows readings without a gap (after a gap or a
         // restart nothing says the device was turning) and has lasted `turnEndSettleTime`; the
         // tilt must be steady too (checked after the filter update, in `update`).
-        calmGravity =
-            orientation.isUpright && calmJumpedFrom != nil && lasted >= settings.turnEndSettleTime - settings.timingSlack
-            ? calmSum * (1 / Double(calmCount)) : nil
+        guard settings.turnEndSettleTime > 0, orientation.isUpright, calmJumpedFrom != nil, let anchor = calmAnchor,
+            lasted >= settings.turnEndSettleTime - settings.timingSlack
+        else {
+            calmGravity = nil
+            return
+        }
+        // At rest, not turning slowly: the readings moved less than `turnEndAngularSpeed` allows
+        // since the run began, whatever the rate (the spread alone allows more per second at
+        // high rates, over a shorter run).
+        let chord = settings.turnEndAngularSpeed * (Double.pi / 180) * lasted
+        let moved = reading - anchor
+        calmGravity = moved.dot(moved) <= chord * chord * anchor.dot(anchor) ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     private mutating func endCalmRun() {

@@ -21,7 +21,7 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 39)
+        #expect(settings.entries.count == 40)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 
@@ -44,9 +44,8 @@ struct EstimatorSettingsTests {
     @Test func longerSettleTimeDelaysTheCommit() {
         var settings = EstimatorSettings()
         settings.quarterTurnSettleTime = 1.0
-        settings.turnEndSettleTime = 1.0
-        // A smooth 0.5 s turn takes the settle-time path (the calm run at its end would need a
-        // second too): proposed from about 1.35 s, committed a second later.
+        // A smooth 0.5 s turn takes the settle-time path: proposed from about 1.35 s, committed a
+        // second later.
         let turn = samples(rate: 50, duration: 5) { t in gravity(angle: 90 * ramp(t, from: 1, to: 1.5)) }
         let changes = Trace.replay(turn, settings: settings)
         #expect(changes.map(\.device) == [.portrait, .landscapeRight])
