@@ -23,9 +23,9 @@
 ///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
 ///    for the filtered gravity, which still lags the jump by tens of degrees. With
 ///    `turnEndSettleTime` set (off by default), any other run that follows readings without a
-///    gap is the end of a smooth turn, established after that time while it moves slower than
-///    `turnEndAngularSpeed` and the committed orientation is upright; its mean then proposes
-///    upright orientations likewise (a steady tilt required).
+///    gap is the end of a smooth turn, established after that time while the committed
+///    orientation is upright; its mean then proposes upright orientations likewise (a steady
+///    tilt required).
 /// 7. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
 ///    included). The 1 g reference learns only while it is low.
 /// 8. The gravity estimate (the calm mean while such a run is established, else the filtered
@@ -391,24 +391,17 @@ public struct OrientationEstimator: Sendable {
         }
         let lasted = time - calmStart
         if calmSudden == true {
-            calmGravity = lasted >= settings.calmSettleTime - settings.timingSlack ? calmSum * (1 / Double(calmCount)) : nil
+            calmGravity =
+                lasted >= settings.calmSettleTime - settings.timingSlack ? calmSum * (1 / Double(calmCount)) : nil
             return
         }
         // The end of a smooth turn: the run follows readings without a gap (after a gap or a
         // restart nothing says the device was turning) and has lasted `turnEndSettleTime`; the
         // tilt must be steady too (checked after the filter update, in `update`).
-        guard settings.turnEndSettleTime > 0, orientation.isUpright, calmJumpedFrom != nil, let anchor = calmAnchor,
-            lasted >= settings.turnEndSettleTime - settings.timingSlack
-        else {
-            calmGravity = nil
-            return
-        }
-        // At rest, not turning slowly: the readings moved less than `turnEndAngularSpeed` allows
-        // since the run began, whatever the rate (the spread alone allows more per second at
-        // high rates, over a shorter run).
-        let chord = settings.turnEndAngularSpeed * (Double.pi / 180) * lasted
-        let moved = reading - anchor
-        calmGravity = moved.dot(moved) <= chord * chord * anchor.dot(anchor) ? calmSum * (1 / Double(calmCount)) : nil
+        let turnEnd =
+            settings.turnEndSettleTime > 0 && orientation.isUpright && calmJumpedFrom != nil
+            && lasted >= settings.turnEndSettleTime - settings.timingSlack
+        calmGravity = turnEnd ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     private mutating func endCalmRun() {
