@@ -5,6 +5,9 @@ import Testing
 // checked by CorpusTests). Measured with the default settings when these tests were written:
 //
 //   quarter turn, median delay from the end of the turn:  10 Hz 0.18 s, 25 Hz 0.18 s, 50 Hz 0.18 s
+//   smooth 0.3-0.6 s quarter turn with the end-of-turn path on (turnEndSettleTime 0.04, off by
+//     default), median / worst delay from its end: 10 Hz 0.10 / 0.16 s, 25 Hz 0.012 / 0.078 s,
+//     50 Hz 0.012 / 0.064 s (with the defaults 0.21 / 0.30, 0.19 / 0.27, 0.19 / 0.25 s)
 //   half turn (flip), median delay from its end:          10 Hz 0.21 s, 25 Hz 0.21 s, 50 Hz 0.21 s
 //   step quarter turn (calm fast path), from the first sample showing it: 10 Hz 0.10 s,
 //     25 Hz 0.08 s, 50 Hz 0.08 s (0.30-0.32 s before it); with 0.03 g noise and 3 degrees of
@@ -113,25 +116,32 @@ struct EstimatorTargetTests {
         return list
     }()
 
-    @Test(arguments: 0..<disturbances.count)
-    func disturbanceChangesNothing(index: Int) {
-        let (name, expected, recipe) = Self.disturbances[index]
-        for rate in Self.rates {
-            for seed: UInt64 in [11, 12, 13] {
+    /// A disturbance recipe at every rate with three seeds and sampling phases.
+    static func variants(_ recipe: TraceGenerator) -> [(rate: Double, seed: UInt64, recipe: TraceGenerator)] {
+        rates.flatMap { rate in
+            [UInt64](11...13).map { seed in
                 var variant = recipe
                 variant.rate = rate
                 variant.seed = seed
                 variant.start = Double(seed % 3) / 3 / rate
-                let changes = Trace.replay(variant.samples())
-                let devices = changes.reduce(into: [DeviceOrientation]()) { list, change in
-                    if change.device != list.last { list.append(change.device) }
-                }
-                let interfaces = changes.reduce(into: [InterfaceOrientation]()) { list, change in
-                    if change.interface != list.last && change.interface != .unknown { list.append(change.interface) }
-                }
-                #expect(devices == expected, "\(name), \(rate) Hz, seed \(seed)")
-                #expect(interfaces.count == 1, "\(name), \(rate) Hz, seed \(seed): \(interfaces)")
+                return (rate, seed, variant)
             }
+        }
+    }
+
+    @Test(arguments: 0..<disturbances.count)
+    func disturbanceChangesNothing(index: Int) {
+        let (name, expected, recipe) = Self.disturbances[index]
+        for (rate, seed, variant) in Self.variants(recipe) {
+            let changes = Trace.replay(variant.samples())
+            let devices = changes.reduce(into: [DeviceOrientation]()) { list, change in
+                if change.device != list.last { list.append(change.device) }
+            }
+            let interfaces = changes.reduce(into: [InterfaceOrientation]()) { list, change in
+                if change.interface != list.last && change.interface != .unknown { list.append(change.interface) }
+            }
+            #expect(devices == expected, "\(name), \(rate) Hz, seed \(seed)")
+            #expect(interfaces.count == 1, "\(name), \(rate) Hz, seed \(seed): \(interfaces)")
         }
     }
 
@@ -216,15 +226,9 @@ struct EstimatorTargetTests {
     /// every rate, and the corpus files (the real recordings among them).
     @Test func endOfTurnPathChangesNothingSpurious() throws {
         for (name, expected, recipe) in Self.disturbances {
-            for rate in Self.rates {
-                for seed: UInt64 in [11, 12, 13] {
-                    var variant = recipe
-                    variant.rate = rate
-                    variant.seed = seed
-                    variant.start = Double(seed % 3) / 3 / rate
-                    let devices = deviceDecisions(variant.samples(), settings: Self.endOfTurn).map(\.device)
-                    #expect(devices == expected, "\(name), \(rate) Hz, seed \(seed)")
-                }
+            for (rate, seed, variant) in Self.variants(recipe) {
+                let devices = deviceDecisions(variant.samples(), settings: Self.endOfTurn).map(\.device)
+                #expect(devices == expected, "\(name), \(rate) Hz, seed \(seed)")
             }
         }
         for entry in Corpus.entries {
