@@ -254,6 +254,22 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// change.
     public var calmSettleTime = 0.08
 
+    /// Evidence time at the end of a smooth turn, or 0 (the default) for none. Seconds; 0.04
+    /// turns it on (Android proposes a rotation once it has been stable for 40 ms). A calm run
+    /// that did not begin with a sudden turn (a hand turning a tablet slows down and stops) and
+    /// follows readings without a gap then proposes orientations with its mean once it has lasted
+    /// this long, while the committed orientation is upright and the tilt of the readings changes
+    /// slower than `swingTiltSpeed`; an upright candidate it proposes commits at once, as on the
+    /// calm fast path. A smooth 0.3-0.6 s quarter turn is then decided within 80 ms of its end at
+    /// 25 and 50 Hz (median about 10-30 ms, some before it ends; 0.1-0.2 s at 10 Hz, where the run
+    /// needs two readings 0.1 s apart), against 0.15-0.3 s through the filter and
+    /// `quarterTurnSettleTime`; a slow turn commits on its way, once past `switchAngle`. Off by
+    /// default because it breaks the rate agreement the estimator promises (decisions within one
+    /// sample period of the slower rate): `calmSpread` lets two readings 40 ms apart move 72
+    /// degrees per second but two 0.1 s apart only 29, so at 25 and 50 Hz a turn counts as at rest
+    /// sooner than at 10 Hz (up to 0.16 s on a 0.5 s turn, 0.28 s on a 1.5 s one).
+    public var turnEndSettleTime = 0.0
+
     /// Largest distance of a reading from the first reading of its calm run, as a fraction of that
     /// reading's magnitude; default 0.05 (about 2.9 degrees). Sensor noise of a resting device
     /// (0.01 g) and light tremor stay within it; a moving device, 0.03 g noise or 3 degrees of
@@ -367,6 +383,7 @@ public struct EstimatorSettings: SettingsTable, Equatable {
             { $0.quarterTurnSettleTime = $1 }),
         Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
         Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
+        Field("turnEndSettleTime", .seconds, 0.0...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
         Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
         Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
         Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),

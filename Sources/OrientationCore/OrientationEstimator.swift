@@ -25,7 +25,11 @@
 ///    `calmSpread` of the run's first reading. A run whose first reading jumped by
 ///    `calmJumpAngle` or more from the reading before it ends a sudden turn (a step); once it has
 ///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
-///    for the filtered gravity, which still lags the jump by tens of degrees.
+///    for the filtered gravity, which still lags the jump by tens of degrees. With
+///    `turnEndSettleTime` set (off by default), any other run that follows readings without a
+///    gap is the end of a smooth turn, established after that time while the committed
+///    orientation is upright; its mean then proposes upright orientations likewise (a steady
+///    tilt required).
 /// 7. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
 ///    included). The 1 g reference learns only while it is low.
 /// 8. The gravity estimate (the calm mean while such a run is established, else the filtered
@@ -126,6 +130,8 @@ public struct OrientationEstimator: Sendable {
     // a restart. Not the tilt of the filtered gravity: averaging a fast turn about the screen
     // normal shortens the filtered in-plane part and would fake a tilt change.
     private var readingTilt: Double?
+    // How fast `readingTilt` changed at the last filter update, degrees per second.
+    private var readingTiltSpeed = 0.0
     // The calm run: its first reading (nil when there is none), when that was, the sum and number
     // of its readings, the time of its last reading, the accepted reading just before it (nil
     // when there was none recently), and whether it began with a sudden turn (worked out once,
@@ -281,6 +287,7 @@ public struct OrientationEstimator: Sendable {
             let previousTilt = readingTilt ?? tilt
             let nextTilt = previousTilt + (tilt - previousTilt) * weight
             readingTilt = nextTilt
+            if elapsed > 0 { readingTiltSpeed = abs(nextTilt - previousTilt) / elapsed }
             // Only a swing toward flat (face up or face down) counts, as in Android's listener: a
             // device raised to upright (picked up, someone sitting up) shows its new direction
             // once the angular speed gate lets it.
@@ -295,9 +302,14 @@ public struct OrientationEstimator: Sendable {
             candidate = nil
             departedSince = nil
             readingTilt = Self.tilt(of: reading)
+            readingTiltSpeed = 0
         }
         filterTime = time
         let filtered = filteredGravity ?? reading
+        // A calm run at the end of a smooth turn needs a steady tilt: a device lifted or lowered
+        // through a pose is not at rest, however close its readings stay for a few hundredths of
+        // a second.
+        if calmSudden != true && readingTiltSpeed > settings.swingTiltSpeed { calmGravity = nil }
 
         // Overhead: blocks rotations while it lasts and for a hold time after.
         let length = filtered.magnitude
@@ -307,9 +319,12 @@ public struct OrientationEstimator: Sendable {
         }
 
         // Proposal and evidence: from the calm mean after a sudden turn, else from the filter.
-        let proposal: DeviceOrientation?
+        var proposal: DeviceOrientation?
         if let calmGravity {
             proposal = propose(calmGravity, tilt: Self.tilt(of: calmGravity))
+            // The end of a smooth turn speaks for upright orientations only: a device leaning
+            // toward flat keeps the filter's proposal and its evidence time.
+            if calmSudden != true && proposal?.isUpright != true { proposal = propose(filtered, tilt: tilt) }
         } else {
             proposal = propose(filtered, tilt: tilt)
         }
@@ -342,6 +357,7 @@ public struct OrientationEstimator: Sendable {
         outlierSince = nil
         filteredGravity = nil
         readingTilt = nil
+        readingTiltSpeed = 0
         angularSpeed = 0
         lastStepAngle = 0
         vigourEvidence = 0
@@ -394,14 +410,26 @@ public struct OrientationEstimator: Sendable {
             calmJumpedFrom = time - lastAcceptedTime <= settings.maximumSampleGap ? lastAccepted : nil
         }
         calmTime = time
-        guard calmCount >= 2, time - calmStart >= settings.calmSettleTime - settings.timingSlack else {
+        guard calmCount >= 2 else {
             calmGravity = nil
             return
         }
         if calmSudden == nil, let anchor = calmAnchor {
             calmSudden = calmJumpedFrom.map { $0.angle(to: anchor) >= settings.calmJumpAngle } ?? false
         }
-        calmGravity = calmSudden == true ? calmSum * (1 / Double(calmCount)) : nil
+        let lasted = time - calmStart
+        if calmSudden == true {
+            calmGravity =
+                lasted >= settings.calmSettleTime - settings.timingSlack ? calmSum * (1 / Double(calmCount)) : nil
+            return
+        }
+        // The end of a smooth turn: the run follows readings without a gap (after a gap or a
+        // restart nothing says the device was turning) and has lasted `turnEndSettleTime`; the
+        // tilt must be steady too (checked after the filter update, in `update`).
+        let turnEnd =
+            settings.turnEndSettleTime > 0 && orientation.isUpright && calmJumpedFrom != nil
+            && lasted >= settings.turnEndSettleTime - settings.timingSlack
+        calmGravity = turnEnd ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     /// Starts the 1 g reference over from `magnitude`, the size of a calm run the magnitude gate
@@ -506,7 +534,9 @@ public struct OrientationEstimator: Sendable {
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
         // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
         // the settle time while the filtered direction turns slowly.
-        if !(calmGravity != nil && candidateSince >= calmStart) {
+        let calmEvidence =
+            calmGravity != nil && (calmSudden == true ? candidateSince >= calmStart : candidate.isUpright)
+        if !calmEvidence {
             guard angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }

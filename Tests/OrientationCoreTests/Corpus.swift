@@ -208,7 +208,34 @@ enum Corpus {
                         .init(start: 2.6, end: 3.1, change: Attitude(turn: -80)),
                     ]),
                 tremor: 0.5, noise: lightNoise, seed: 15)),
+        Entry(
+            name: "smooth-turn-0.3s",
+            summary: "portrait -> landscape-right in 0.3 s, the way a hand turns a tablet (0.5 degree tremor)",
+            recipe: smoothTurn(from: 0, to: 90, duration: 0.3, rate: 25, seed: 17)),
+        Entry(
+            name: "smooth-turn-0.45s",
+            summary: "landscape-right -> portrait-upside-down in 0.45 s at 50 Hz (0.5 degree tremor)",
+            recipe: smoothTurn(from: 90, to: 180, duration: 0.45, rate: 50, seed: 18)),
+        Entry(
+            name: "smooth-turn-0.6s-10hz",
+            summary: "portrait -> landscape-left in 0.6 s sampled at 10 Hz (0.5 degree tremor)",
+            recipe: smoothTurn(from: 0, to: -90, duration: 0.6, rate: 10, seed: 19)),
+        Entry(
+            name: "slow-turn-2s",
+            summary: "portrait -> landscape-right in 2 s (0.5 degree tremor)",
+            recipe: smoothTurn(from: 0, to: 90, duration: 2, rate: 25, seed: 20)),
     ]
+
+    /// A smooth quarter turn about the screen normal from 2 s, leaning back 15 degrees, with 0.5
+    /// degrees of tremor and 0.01 g of noise; 2 s of rest after it.
+    static func smoothTurn(from: Double, to: Double, duration: Double, rate: Double, seed: UInt64)
+        -> TraceGenerator
+    {
+        TraceGenerator(
+            rate: rate, duration: 4 + duration,
+            motion: Motion([(2, Attitude(turn: from, lean: 15)), (2 + duration, Attitude(turn: to, lean: 15))]),
+            tremor: 0.5, noise: lightNoise, seed: seed)
+    }
 
     /// The corpus file text of an entry: comment lines naming the trace and its recipe, the header,
     /// one line per sample. A non-finite reading cannot be written in the trace format (which takes

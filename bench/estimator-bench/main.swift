@@ -15,6 +15,9 @@
 //    The exit status is 1 when a trace misses its expected outcome or cannot be read. Beside each
 //    trace, the decisions of a per-sample judge in the manner of iio-sensor-proxy (each reading
 //    judged alone, no filter, no evidence time: see `PerSampleJudge`), with its delay.
+//    Before the corpus, smooth quarter turns (0.3, 0.45, 0.6 and 2 s at 10, 25 and 50 Hz, see
+//    `smoothTurn`): the delay after each turn ends, with the settings given, with the end-of-turn
+//    path (`EstimatorSettings.turnEndSettleTime`, 40 ms unless set) and for the per-sample judge.
 // 3. With --recording, replays one (long, real) recording instead and prints its decisions; with
 //    --labels (`start,end,label,name` rows, HAPT activity codes, see Tests/recordings/README.md)
 //    also the changes inside each labelled activity, the flaps (a change undone within
@@ -129,6 +132,78 @@ func syntheticTrace(count: Int, rate: Double = 50, seed: UInt64 = 2024) -> [Trac
         samples.append(TraceSample(time: time, reading: reading))
     }
     return samples
+}
+
+/// A smooth quarter turn the way a hand turns a tablet: `from` to `to` degrees about the screen
+/// normal (smoothstep, no speed at either end) from 2 s for `duration` seconds, leaning back 15
+/// degrees, with 0.5 degrees of hand tremor (9.3 and 11.1 Hz) and 0.01 g of noise; 1.5 s of rest
+/// after it. The first sample is at `phase` sample periods.
+func smoothTurn(from: Double, to: Double, duration: Double, rate: Double, phase: Double, seed: UInt64)
+    -> [TraceSample]
+{
+    let g = 9.80665
+    var random = SplitMix64(state: seed)
+    let phases = (0..<2).map { _ in 360 * random.unit() }
+    var samples: [TraceSample] = []
+    let count = Int(((3.5 + duration) * rate).rounded())
+    for index in 0..<count {
+        let time = (Double(index) + phase) / rate
+        var u = min(max((time - 2) / duration, 0), 1)
+        u = u * u * (3 - 2 * u)
+        let turn = from + (to - from) * u + 0.5 * sinCos(degrees: 360 * 9.3 * time + phases[0]).sin
+        let lean = 15 + 0.5 * sinCos(degrees: 360 * 11.1 * time + phases[1]).sin
+        let noise = Vector3(random.gaussian(0.01 * g), random.gaussian(0.01 * g), random.gaussian(0.01 * g))
+        samples.append(TraceSample(time: time, reading: gravityDirection(turn: turn, lean: lean) * g + noise))
+    }
+    return samples
+}
+
+/// Delays of the last decision after the end of smooth quarter turns (`smoothTurn`), per rate and
+/// duration: the estimator's and the per-sample judge's, over four directions and five sampling
+/// phases. `wrong` counts turns whose decisions were not exactly the two orientations.
+struct SmoothTurnRow {
+    var rate: Double
+    var duration: Double
+    var delays: [Double] = []
+    var judged: [Double] = []
+    var wrong = 0
+}
+
+func smoothTurnRows(settings: EstimatorSettings) -> [SmoothTurnRow] {
+    var rows: [SmoothTurnRow] = []
+    for rate in [10.0, 25.0, 50.0] {
+        for duration in [0.3, 0.45, 0.6, 2.0] {
+            var row = SmoothTurnRow(rate: rate, duration: duration)
+            var seed: UInt64 = 40
+            for (from, to) in [(0.0, 90.0), (0.0, -90.0), (90.0, 180.0), (-90.0, 0.0)] {
+                for phase in [0.0, 0.2, 0.4, 0.6, 0.8] {
+                    seed += 1
+                    let samples = smoothTurn(
+                        from: from, to: to, duration: duration, rate: rate, phase: phase, seed: seed)
+                    var decisions: [OrientationChange] = []
+                    for change in Trace.replay(samples, settings: settings)
+                    where change.device != decisions.last?.device {
+                        decisions.append(change)
+                    }
+                    if decisions.count == 2 {
+                        row.delays.append(decisions[1].time - 2 - duration)
+                    } else {
+                        row.wrong += 1
+                    }
+                    if let last = PerSampleJudge.replay(samples).last { row.judged.append(last.time - 2 - duration) }
+                }
+            }
+            rows.append(row)
+        }
+    }
+    return rows
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 // MARK: - Throughput
@@ -528,6 +603,23 @@ if json {
         "  \(fixed(throughput.samplesPerSecond / 1e6, 2)) million samples/s, "
             + "\(fixed(throughput.nanosecondsPerSample, 1)) ns/sample "
             + "(\(throughput.decisions) decisions, checksum \(throughput.checksum))")
+    // The end-of-turn path beside the settings given (off by default): 40 ms unless --set chose.
+    var endOfTurn = settings
+    if endOfTurn.turnEndSettleTime == 0 { endOfTurn.turnEndSettleTime = 0.04 }
+    print("")
+    print("smooth quarter turns (0.5 deg tremor, 0.01 g noise; delay after the turn ends, s; 20 turns each):")
+    print(
+        padded("rate", 6) + padded("turn", 6) + padded("median", 8) + padded("worst", 8) + padded("wrong", 6)
+            + padded("end-of-turn \(fixed(endOfTurn.turnEndSettleTime, 2)) s", 24) + "judge median/worst")
+    for (row, fast) in zip(smoothTurnRows(settings: settings), smoothTurnRows(settings: endOfTurn)) {
+        print(
+            padded(fixed(row.rate, 0), 6) + padded(fixed(row.duration, 2), 6) + padded(fixed(median(row.delays), 3), 8)
+                + padded(fixed(row.delays.max() ?? .nan, 3), 8) + padded(String(row.wrong), 6)
+                + padded(
+                    fixed(median(fast.delays), 3) + "/" + fixed(fast.delays.max() ?? .nan, 3) + " wrong "
+                        + String(fast.wrong), 24)
+                + fixed(median(row.judged), 3) + "/" + fixed(row.judged.max() ?? .nan, 3))
+    }
     if directory != nil {
         print("")
         print(
