@@ -71,39 +71,20 @@ public struct Trace: Equatable, Sendable {
 
     /// Parses trace text (see the type's documentation for the format).
     public static func parse(_ text: String) throws(TraceError) -> [TraceSample] {
+        var reader = TraceReader()
         var samples: [TraceSample] = []
-        var sawHeader = false
-        var lineNumber = 0
         // "\r\n" is a single Character in Swift, so it is matched explicitly.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for rawLine in lines {
-            lineNumber += 1
-            let line = rawLine.trimmingASCIIWhitespace()
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingASCIIWhitespace() }
-            if !sawHeader {
-                guard fields.map({ String($0).lowercased() }) == ["t", "x", "y", "z"] else {
-                    throw .missingHeader(line: lineNumber)
-                }
-                sawHeader = true
-                continue
-            }
-            guard fields.count == 4 else {
-                throw .wrongFieldCount(line: lineNumber, found: fields.count)
-            }
-            var values: [Double] = []
-            for (name, field) in zip(["t", "x", "y", "z"], fields) {
-                guard case .value(let value) = NumberText.decimal(field) else {
-                    throw .badNumber(line: lineNumber, field: name, text: NumberText.excerpt(field))
-                }
-                values.append(value)
-            }
-            samples.append(
-                TraceSample(time: values[0], reading: Vector3(values[1], values[2], values[3])))
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if let sample = try reader.read(line: line) { samples.append(sample) }
         }
-        if !sawHeader { throw .missingHeader(line: lineNumber) }
+        try reader.finish()
         return samples
+    }
+
+    /// One sample as a line of trace text, with its newline (the number form of `format`).
+    public static func line(_ sample: TraceSample) -> String {
+        let r = sample.reading
+        return "\(sample.time),\(r.x),\(r.y),\(r.z)\n"
     }
 
     /// Formats samples as trace text: the header, then one line per sample, each ending in a
@@ -111,10 +92,7 @@ public struct Trace: Equatable, Sendable {
     /// `parse(format(s)) == s` for finite samples.
     public static func format(_ samples: [TraceSample]) -> String {
         var text = header + "\n"
-        for sample in samples {
-            let r = sample.reading
-            text += "\(sample.time),\(r.x),\(r.y),\(r.z)\n"
-        }
+        for sample in samples { text += line(sample) }
         return text
     }
 
@@ -134,18 +112,84 @@ public struct Trace: Equatable, Sendable {
         settings: EstimatorSettings = EstimatorSettings(),
         allowed: Set<InterfaceOrientation> = InterfaceOrientationPolicy.allUpright
     ) -> [OrientationChange] {
-        var estimator = OrientationEstimator(settings: settings)
-        var policy = InterfaceOrientationPolicy(allowed: allowed)
-        var changes: [OrientationChange] = []
-        for sample in samples {
-            let device = estimator.update(sample.reading, at: sample.time)
-            let interface = policy.update(device: device)
-            if changes.last.map({ $0.device != device || $0.interface != interface })
-                ?? (device != .unknown || interface != .unknown)
-            {
-                changes.append(OrientationChange(time: sample.time, device: device, interface: interface))
+        var replay = TraceReplay(settings: settings, allowed: allowed)
+        return samples.compactMap { replay.update($0) }
+    }
+}
+
+/// Reads trace text one line at a time, so a trace of any length, or one still being
+/// recorded (`record | replay -`), goes through in constant memory. `Trace.parse` is this
+/// over a whole text.
+public struct TraceReader: Sendable {
+    private var sawHeader = false
+    /// The number of lines read so far (the 1-based number of the last one).
+    public private(set) var lineNumber = 0
+
+    /// A reader before the first line.
+    public init() {}
+
+    /// Reads the next line (without its "\n"; a trailing "\r" is trimmed as whitespace) and
+    /// returns its sample; nil for the header, a blank or a comment line.
+    public mutating func read(line rawLine: Substring) throws(TraceError) -> TraceSample? {
+        lineNumber += 1
+        let line = rawLine.trimmingASCIIWhitespace()
+        if line.isEmpty || line.hasPrefix("#") { return nil }
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingASCIIWhitespace() }
+        if !sawHeader {
+            guard fields.map({ String($0).lowercased() }) == ["t", "x", "y", "z"] else {
+                throw .missingHeader(line: lineNumber)
             }
+            sawHeader = true
+            return nil
         }
-        return changes
+        guard fields.count == 4 else {
+            throw .wrongFieldCount(line: lineNumber, found: fields.count)
+        }
+        var values: [Double] = []
+        for (name, field) in zip(["t", "x", "y", "z"], fields) {
+            guard case .value(let value) = NumberText.decimal(field) else {
+                throw .badNumber(line: lineNumber, field: name, text: NumberText.excerpt(field))
+            }
+            values.append(value)
+        }
+        return TraceSample(time: values[0], reading: Vector3(values[1], values[2], values[3]))
+    }
+
+    /// Ends the text (its last line, even an empty one, read): a text without a header is
+    /// refused.
+    public func finish() throws(TraceError) {
+        if !sawHeader { throw .missingHeader(line: lineNumber) }
+    }
+}
+
+/// A replay one sample at a time: a fresh estimator and interface policy, and the change of
+/// either committed orientation each sample makes. `Trace.replay` is this over an array.
+public struct TraceReplay: Sendable {
+    private var estimator: OrientationEstimator
+    private var policy: InterfaceOrientationPolicy
+    private var last: OrientationChange? = nil
+
+    /// A replay with the daemon's settings and allowed interface orientations.
+    public init(
+        settings: EstimatorSettings = EstimatorSettings(),
+        allowed: Set<InterfaceOrientation> = InterfaceOrientationPolicy.allUpright
+    ) {
+        estimator = OrientationEstimator(settings: settings)
+        policy = InterfaceOrientationPolicy(allowed: allowed)
+    }
+
+    /// Feeds one sample; returns the change it committed, nil when both orientations stay
+    /// (the first change is the first sample that leaves unknown).
+    public mutating func update(_ sample: TraceSample) -> OrientationChange? {
+        let device = estimator.update(sample.reading, at: sample.time)
+        let interface = policy.update(device: device)
+        let changed =
+            last.map { $0.device != device || $0.interface != interface }
+            ?? (device != .unknown || interface != .unknown)
+        guard changed else { return nil }
+        let change = OrientationChange(time: sample.time, device: device, interface: interface)
+        last = change
+        return change
     }
 }

@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// The two orientation streams the daemon announces.
@@ -72,7 +73,16 @@ final class OrientationFollower {
     /// The reading comes before the claim on purpose: with no claim the daemon answers
     /// `ReadOrientation()` from new samples, while right after a claim it would answer
     /// with whatever it announced last, which may be from long ago.
-    func begin() throws(ClientError) -> OrientationState {
+    ///
+    /// With a `deadline` (seconds on the monotonic clock) the two calls may take until then,
+    /// not past it: a daemon that does not answer by then gives an error with `timedOut`.
+    func begin(deadline: Double? = nil) throws(ClientError) -> OrientationState {
+        /// What is left of the deadline for one call (at least 1 us: sd-bus reads 0 as its
+        /// default of 25 s).
+        func callTimeout() -> UInt64 {
+            guard let deadline else { return Bus.callTimeoutUsec }
+            return UInt64(max(1, (deadline - monotonicSeconds()) * 1e6))
+        }
         let bus = connection.bus
         // PropertiesChanged, not the two change signals: it names both orientations when
         // both change, so a command run for one stream sees the other one's new value too.
@@ -92,14 +102,14 @@ final class OrientationFollower {
             try Bus.matchDisconnected(bus) { [unowned self] in self.disconnected() }
         }
 
-        let reply = try connection.call("ReadOrientation")
+        let reply = try connection.call("ReadOrientation", timeoutUsec: callTimeout())
         defer { sd_bus_message_unref(reply) }
         guard let device = try? Bus.readString(reply), let interface = try? Bus.readString(reply) else {
             throw ClientError("ReadOrientation returned a malformed reply")
         }
         state.device = DeviceOrientation(name: device) ?? .unknown
         state.interface = InterfaceOrientation(name: interface) ?? .unknown
-        sd_bus_message_unref(try connection.call("Start"))
+        sd_bus_message_unref(try connection.call("Start", timeoutUsec: callTimeout()))
 
         var r = sd_bus_attach_event(bus, event, 0)
         if r >= 0 { r = sd_bus_set_exit_on_disconnect(bus, 1) }

@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// Exit status of `wait` when the timeout passes first.
@@ -48,28 +49,38 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
         usageFailure("'\(target)' is not \(article) \(chosen) orientation; one of: \(names.joined(separator: ", "))")
     }
 
+    // The timeout counts from here and covers the daemon's first answers too: a daemon that
+    // never answers is a timeout, not a failure.
+    let deadline = timeout.map { monotonicSeconds() + $0 }
+    func timedOut() -> Int32 {
+        writeAll(
+            STDERR_FILENO,
+            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen) \(target)\n")
+        return waitTimeoutStatus
+    }
     let follower = try OrientationFollower(connection: DaemonConnection())
     follower.onChange = { changed, state in
         if changed == chosen && state.name(chosen) == target { follower.exit(0) }
     }
-    let initial = try follower.begin()
+    let initial: OrientationState
+    do throws(ClientError) {
+        initial = try follower.begin(deadline: deadline)
+    } catch {
+        if error.timedOut && deadline != nil { return timedOut() }
+        throw error
+    }
     if initial.name(chosen) == target { return 0 }
     let timer = EventTimer(event: follower.event) { [unowned follower] in follower.exit(waitTimeoutStatus) }
-    if let timeout {
+    if let deadline {
         do {
-            try timer.arm(afterUsec: UInt64(timeout * 1e6))
+            try timer.arm(afterUsec: UInt64(max(0, deadline - monotonicSeconds()) * 1e6))
         } catch {
             throw ClientError("cannot arm the timeout: \(String(cString: strerror(error.errno)))")
         }
     }
     // The timer lives for the loop's run.
     let status = withExtendedLifetime(timer) { follower.run() }
-    if status == waitTimeoutStatus {
-        writeAll(
-            STDERR_FILENO,
-            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen) \(target)\n")
-    }
-    return status
+    return status == waitTimeoutStatus ? timedOut() : status
 }
 
 /// Seconds as a person writes them: "5", "0.5".

@@ -22,10 +22,12 @@ let usage = """
                         MOTION_ORIENTATION_INTERFACE (see motion-orientation(1))
       wait [--device|--interface] ORIENTATION [--timeout SECONDS]
                         claim the sensor until the device orientation (or with
-                        --interface the interface orientation) is ORIENTATION
-      replay FILE [--rate HZ] [--config PATH]
-                        run the daemon's estimator over a trace (CSV t,x,y,z) and print
-                        t,device,interface for each decision; --rate resamples first
+                        --interface the interface orientation) is ORIENTATION; the
+                        timeout holds even when the daemon does not answer
+      replay FILE|- [--rate HZ] [--config PATH]
+                        run the daemon's estimator over a trace (CSV t,x,y,z; - reads
+                        standard input) and print t,device,interface for each decision
+                        as it is read; --rate resamples first
       record [--seconds N] [--rate HZ] [--output FILE]
                         capture the local accelerometer (straight from sysfs, needs
                         read access to it, usually root) as a trace; default 10 s at 50 Hz

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import rig as rigmod
-from rig import REPO_ROOT, LineReader, RigError, default_client, wait_until
+from rig import REPO_ROOT, LineReader, RigError, default_client, kill_process, spawn, wait_until
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = REPO_ROOT / "docs/examples"
@@ -503,6 +503,37 @@ def test_wait_survives_a_daemon_restart(rig):
     rig.daemon.start()
     assert client.proc.wait(10) == 0, client.stderr()
     assert "left the bus" in client.stderr()
+
+
+# Owns the daemon's bus name and never answers a call: a hung daemon, as a client sees it.
+SILENT_DAEMON = """
+import sys, time, dbus
+bus = dbus.bus.BusConnection(sys.argv[1])
+bus.request_name("io.github.MotionOrientation1")
+print("owned", flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+@pytest.mark.parametrize("timeout", [0, 1.5], ids=["zero", "one-and-a-half"])
+def test_wait_times_out_when_the_daemon_does_not_answer(make_rig, timeout):
+    rig = make_rig(start_daemon=False)
+    stub = spawn(["/usr/bin/python3", "-c", SILENT_DAEMON, rig.bus.address],
+                 stdout=subprocess.PIPE, text=True)
+    try:
+        assert stub.stdout.readline() == "owned\n"
+        started = time.monotonic()
+        result = rig.run_client("wait", "portrait", "--timeout", str(timeout), timeout=20)
+        elapsed = time.monotonic() - started
+        assert result.returncode == 3, result.stderr
+        assert timeout <= elapsed < timeout + 1.0
+        assert result.stderr == ("motion-orientation: timed out after %s s waiting for "
+                                 "device portrait\n" % ("0" if timeout == 0 else "1.5"))
+        assert result.stdout == ""
+    finally:
+        kill_process(stub, signal.SIGTERM, 2.0)
 
 
 @pytest.mark.parametrize("args", [["wait"], ["wait", "sideways"], ["wait", "unknown"],

@@ -1,7 +1,10 @@
 """Traces of the accelerometer with the client: `motion-orientation replay` runs the daemon's
 estimator over a CSV trace offline, `motion-orientation record` captures one from the sensor."""
 
+import math
+import os
 import subprocess
+import time
 
 import pytest
 
@@ -79,3 +82,94 @@ def test_record_without_accelerometer_fails_clearly(make_rig, tmp_path):
     result = run([default_client(), "record", "--seconds", "0.1"], env=dict(rig.daemon.env))
     assert result.returncode == 1
     assert result.stderr.startswith("motion-orientation: no accelerometer found")
+
+
+def long_trace(minutes=20, rate=50, turn_every=60.0):
+    """A capture of `minutes` at `rate` Hz (about 3 MB for 20 minutes at 50 Hz), held upright in
+    portrait and landscape in turn, `turn_every` seconds each, with a little sensor noise."""
+    poses = ["0.03,-9.79,0.12", "9.8,0.04,-0.11"]
+    lines = ["t,x,y,z"]
+    for i in range(int(minutes * 60 * rate)):
+        t = i / rate
+        noise = math.sin(i * 1.7) * 0.02
+        x, y, z = (float(v) + noise for v in poses[int(t // turn_every) % 2].split(","))
+        lines.append("%.6f,%r,%r,%r" % (t, x, y, z))  # shortest round-trip form, as record writes
+    return "\n".join(lines) + "\n"
+
+
+def expected_turns(minutes=20, turn_every=60.0):
+    return [["portrait", "portrait"] if n % 2 == 0 else ["landscape-right", "landscape-left"]
+            for n in range(int(minutes * 60 / turn_every))]
+
+
+def test_replay_takes_a_twenty_minute_capture(tmp_path):
+    trace = tmp_path / "long.csv"
+    trace.write_text(long_trace())
+    assert trace.stat().st_size > 3_000_000  # well past the old 1 MiB whole-file limit
+    result = run([default_client(), "replay", str(trace), "--config", "/dev/null"])
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(",")[1:] for line in lines] == expected_turns()
+    for n, line in enumerate(lines[1:], start=1):
+        assert n * 60.0 < float(line.split(",")[0]) < n * 60.0 + 1.6, line
+    # The same decisions from standard input and from a resampled read.
+    piped = subprocess.run([default_client(), "replay", "-", "--config", "/dev/null"],
+                           input=trace.read_text(), capture_output=True, text=True, timeout=20)
+    assert (piped.returncode, piped.stdout) == (0, result.stdout), piped.stderr
+    resampled = run([default_client(), "replay", str(trace), "--rate", "10", "--config", "/dev/null"])
+    assert resampled.returncode == 0, resampled.stderr
+    assert [line.split(",")[1:] for line in resampled.stdout.splitlines()] == expected_turns()
+
+
+def test_replay_reads_a_pipe_and_a_fifo(tmp_path):
+    (tmp_path / "turn.csv").write_text(TURN)
+    expected = run([default_client(), "replay", str(tmp_path / "turn.csv"), "--config", "/dev/null"])
+    assert expected.returncode == 0 and expected.stdout, expected.stderr
+    piped = subprocess.run("cat '%s' | '%s' replay - --config /dev/null"
+                           % (tmp_path / "turn.csv", default_client()),
+                           shell=True, capture_output=True, text=True, timeout=20)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, expected.stdout, "")
+    fifo = tmp_path / "trace.fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen("cat '%s' > '%s'" % (tmp_path / "turn.csv", fifo), shell=True)
+    from_fifo = run([default_client(), "replay", str(fifo), "--config", "/dev/null"])
+    writer.wait(10)
+    assert (from_fifo.returncode, from_fifo.stdout) == (0, expected.stdout), from_fifo.stderr
+
+
+def test_replay_from_standard_input_reports_a_malformed_line():
+    result = subprocess.run([default_client(), "replay", "-", "--config", "/dev/null"],
+                            input=TURN + "1.0,2,3\n", capture_output=True, text=True, timeout=20)
+    assert result.returncode == 1
+    assert result.stderr == "motion-orientation: -: line 42: expected 4 fields, found 3\n"
+    # The decisions before the bad line were printed as they were read.
+    assert [line.split(",")[1] for line in result.stdout.splitlines()] == [
+        "portrait", "landscape-right"]
+
+
+def test_record_into_replay_through_a_pipe_is_live(make_rig):
+    rig = make_rig(gravity=POSES["landscape-left"])
+    env = dict(rig.daemon.env)
+    record = subprocess.Popen([default_client(), "record", "--seconds", "6", "--rate", "20"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL)
+    replay = subprocess.Popen([default_client(), "replay", "-", "--config", "/dev/null"],
+                              stdin=record.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={k: v for k, v in env.items() if k != "LD_PRELOAD"})
+    record.stdout.close()  # replay holds the read end now
+    try:
+        started = time.monotonic()
+        first = replay.stdout.readline().decode()
+        # The first decision comes while record is still capturing, not after its 6 s.
+        assert time.monotonic() - started < 4.0
+        assert record.poll() is None
+        assert first.strip().split(",")[1:] == ["landscape-left", "landscape-right"], first
+        assert record.wait(15) == 0, record.stderr.read()
+        rest, errors = replay.communicate(timeout=10)
+        assert replay.returncode == 0, errors
+        assert rest == b""  # it held still: one decision
+    finally:
+        for proc in (record, replay):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
