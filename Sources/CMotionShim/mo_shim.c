@@ -50,6 +50,7 @@ static const sd_bus_vtable mo_orientation_members[] = {
                             0),
     SD_BUS_SIGNAL_WITH_ARGS("InterfaceOrientationChanged",
                             SD_BUS_ARGS("s", orientation, "u", value), 0),
+    SD_BUS_SIGNAL_WITH_ARGS("TabletModeChanged", SD_BUS_ARGS("b", tablet_mode), 0),
     SD_BUS_VTABLE_END,
 };
 

@@ -64,6 +64,8 @@ public final class Daemon {
     private(set) var lastUprightDevice: DeviceOrientation = .unknown
     /// `AccelerometerTilt` of the compatibility interface.
     private(set) var sensorProxyTilt = "undefined"
+    /// Tablet mode and the hinge as the bus shows them.
+    private(set) var tablet = TabletModeShown()
 
     /// Reads the configuration (its problems are logged); nil when it cannot be read at all
     /// (a `--config` file that is missing or unreadable).
