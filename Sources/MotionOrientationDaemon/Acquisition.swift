@@ -71,6 +71,12 @@ final class Acquisition {
         }
     }
 
+    /// Reads the sensor once, now, and hands the reading on: a follower that is never given
+    /// a plan of its own (the base sensor, read in the display sensor's wakeup). Polled only.
+    func readOnce() {
+        if let sample = reader.read() { deliver(sample, at: monotonicSeconds()) }
+    }
+
     /// Stops the timers and the buffer (the plan is the caller's to change).
     private func stopReading() {
         sampleTimer.disarm()

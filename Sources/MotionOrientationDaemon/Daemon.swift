@@ -64,6 +64,26 @@ public final class Daemon {
     private(set) var lastUprightDevice: DeviceOrientation = .unknown
     /// `AccelerometerTilt` of the compatibility interface.
     private(set) var sensorProxyTilt = "undefined"
+    /// Tablet mode and the hinge as the bus shows them.
+    var tablet = TabletModeShown()
+    /// The base accelerometer's acquisition (a follower, read in the display's wakeups); nil
+    /// without a base sensor.
+    private(set) var baseAcquisition: Acquisition?
+    /// The latest base reading and its time, for the hinge.
+    private(set) var baseReading: (reading: Vector3, time: Double)?
+    /// The hardware tablet-mode switches being read, by sysfs path.
+    var tabletSwitches: [String: TabletModeSwitch] = [:]
+    /// Switches deliberately not read (virtual, keyboards), each logged once.
+    var skippedSwitches: Set<String> = []
+    /// Switches that could not be opened, each logged once.
+    var switchProblems = ProblemLog()
+    /// The lid as the switches said it last.
+    var lastSwitchLid: Bool?
+    /// The virtual tablet-mode switch, while the hinge decides.
+    var virtualSwitch: VirtualTabletSwitch?
+    /// The virtual switch could not be made (until the source changes).
+    var virtualSwitchFailed = false
+    var virtualSwitchProblems = ProblemLog()
 
     /// Reads the configuration (its problems are logged); nil when it cannot be read at all
     /// (a `--config` file that is missing or unreadable).
@@ -86,6 +106,9 @@ public final class Daemon {
         energy = nil
         sensorMonitor = nil
         acquisition = nil
+        baseAcquisition = nil
+        virtualSwitch = nil
+        tabletSwitches = [:]
         sd_bus_slot_unref(claimWatch)
         sd_bus_slot_unref(signalFilter)
         sensorProxySlots.forEach { sd_bus_slot_unref($0) }
@@ -114,7 +137,11 @@ public final class Daemon {
                 // one only its event device (its parent inputN carries the same property).
                 if subsystem == "input" {
                     let isEventDevice = syspath.split(separator: "/").last?.hasPrefix("event") ?? false
-                    if !isEventDevice || property("ID_INPUT_ACCELEROMETER") != "1" { return }
+                    if !isEventDevice { return }
+                    if property("ID_INPUT_ACCELEROMETER") != "1" {
+                        self.switchDeviceChanged(action: action, syspath: syspath, property: property)
+                        return
+                    }
                 }
                 self.sensorDeviceChanged(action: action, syspath: syspath)
             }
@@ -126,6 +153,9 @@ public final class Daemon {
                     if resumed { self.resetEstimate() }
                     self.updateSampling()
                 })
+            findTabletModeSwitches()
+            lastSwitchLid = switchLidClosed
+            updateTabletMode()
             updateEnergy()
             try requestName()
             updateSensorProxyCompatibility()
@@ -140,6 +170,9 @@ public final class Daemon {
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
         acquisition?.release()
+        baseAcquisition?.release()
+        if virtualSwitch != nil { Log.info("removing the virtual tablet-mode switch") }
+        virtualSwitch = nil
         if r < 0 {
             Log.error("event loop failed: \(SystemError("sd_event_loop", errno: r))")
             return 1
@@ -184,6 +217,8 @@ public final class Daemon {
         // The old acquisition lets go of the device (and gives its rate back) first, so the
         // new one finds the device's own settings.
         acquisition = nil
+        baseAcquisition = nil
+        baseReading = nil
         if let info = choice.info {
             do {
                 acquisition = try Acquisition(
@@ -197,7 +232,21 @@ public final class Daemon {
                 Log.error("cannot use accelerometer: \(error)")
             }
         }
+        if acquisition != nil, let base = choice.base {
+            do {
+                // Polled in the display's wakeups: never given a plan (or a buffer) of its own.
+                baseAcquisition = try Acquisition(
+                    info: base, preferBuffer: false, event: event!,
+                    sink: { [unowned self] reading, time in self.baseReading = (reading, time) })
+                Log.info(
+                    "base accelerometer \(base.syspath) (\(base.name ?? "unnamed")) for the hinge: \(choice.baseReason), mount matrix from \(base.mountMatrixSource)"
+                )
+            } catch {
+                Log.error("cannot use the base accelerometer: \(error)")
+            }
+        }
         guard bus != nil else { return }  // at start-up, before the bus: nothing to announce
+        updateTabletMode()
         let current = acquisition?.info.syspath
         if current != previous || current != nil {
             // A new sensor, or new calibration or mount matrix: decide from fresh readings.
@@ -294,7 +343,12 @@ public final class Daemon {
 
     var isPaused: Bool {
         guard let energy else { return false }
-        return energy.suspended || (energy.lidClosed && settings.pauseWhenLidClosed)
+        return energy.suspended || (lidClosed && settings.pauseWhenLidClosed)
+    }
+
+    /// The lid is closed: logind's or UPower's word, or a tablet-mode switch's `SW_LID`.
+    var lidClosed: Bool {
+        (energy?.lidClosed ?? false) || (switchLidClosed ?? false)
     }
 
     /// Applies the sampling policy to claims, waiting reads, sensor, motion, energy and
@@ -349,6 +403,8 @@ public final class Daemon {
             lastThermalRead = time
             readThermalZones()
         }
+        // The base sensor in the same wakeup, for the hinge.
+        baseAcquisition?.readOnce()
         let decided = estimator.update(reading, at: time)
         if decided != .unknown { publish(decided) }
         updateSensorProxyTilt()

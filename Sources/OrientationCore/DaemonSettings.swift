@@ -34,6 +34,13 @@ public struct DaemonSettings: Equatable, Sendable {
     /// (`[Sensor] PreferBuffer=`); `no` polls the `_raw` attributes instead. Buffered reads deliver
     /// every sample with its kernel timestamp and need no read per sample.
     public var preferBuffer = true
+    /// The tablet-mode source and the hinge's numbers (`[TabletMode] Source=`, `EnterAngle=`,
+    /// `ExitAngle=`, `VirtualSwitch=`).
+    public var tabletMode = TabletModeSettings()
+    /// Whether the interface orientation stays upright-as-a-laptop while not in tablet mode
+    /// (`[Orientation] LockInLaptopMode=`); nil when the configuration does not say, which
+    /// `locksInLaptopMode(tabletModeSource:)` resolves.
+    public var lockInLaptopMode: Bool? = nil
 
     /// Allowed range of `batteryLowPercent`: 0 would never trigger, 100 always.
     public static let batteryLowPercentRange: ClosedRange<Int> = 1...99
@@ -46,13 +53,20 @@ public struct DaemonSettings: Equatable, Sendable {
 
     public init() {}
 
+    /// Whether the laptop-mode lock is on: as configured, else yes when there is a tablet-mode
+    /// source (without one, `TabletMode` is always false and a lock would stop every rotation).
+    public func locksInLaptopMode(tabletModeSource: TabletModeSource) -> Bool {
+        lockInLaptopMode ?? (tabletModeSource != .none)
+    }
+
     /// Applies configuration entries in order (later wins) over the defaults. An unknown
     /// section or key, or a bad value, is reported with file, line and key, and the
     /// previous value stays.
     ///
     /// Values that must agree with each other are checked after every entry is applied: the
     /// fallback thresholds must rise strictly (fair < serious < critical), and each moving
-    /// interval must be at most its still interval. A group that does not is reported at the
+    /// interval must be at most its still interval, `[TabletMode] ExitAngle=` must be at least
+    /// `minimumAngleGap` (10) degrees under `EnterAngle=`. A group that does not is reported at the
     /// last line that set one of its keys and goes back to its defaults as a whole.
     public static func interpret(_ entries: [ConfigEntry]) -> (DaemonSettings, [ConfigDiagnostic]) {
         var settings = DaemonSettings()
@@ -105,6 +119,17 @@ public struct DaemonSettings: Equatable, Sendable {
             settings.sampling[moving] = defaults[moving]
             settings.sampling[still] = defaults[still]
         }
+        let tablet = settings.tabletMode
+        if tablet.exitAngle > tablet.enterAngle - tablet.minimumAngleGap {
+            let defaults = TabletModeSettings()
+            report(
+                culprit("TabletMode", ["EnterAngle", "ExitAngle"]),
+                "ExitAngle (\(tablet.exitAngle)) must be at least \(tablet.minimumAngleGap) degrees under "
+                    + "EnterAngle (\(tablet.enterAngle)); using the defaults \(defaults.enterAngle) and "
+                    + "\(defaults.exitAngle) for both")
+            settings.tabletMode.enterAngle = defaults.enterAngle
+            settings.tabletMode.exitAngle = defaults.exitAngle
+        }
         return (settings, diagnostics)
     }
 
@@ -129,6 +154,14 @@ public struct DaemonSettings: Equatable, Sendable {
                 return "needs at least one interface orientation" + keep
             }
             allowedInterfaceOrientations = allowed
+        case ("Orientation", "LockInLaptopMode"):
+            if entry.value.isEmpty {
+                lockInLaptopMode = nil
+            } else {
+                var value = true
+                if let problem = Self.boolean(entry.value, into: &value) { return problem }
+                lockInLaptopMode = value
+            }
         case ("Energy", "LowEnergyMode"):
             guard let value = LowEnergySetting(rawValue: entry.value) else {
                 return "expected auto, on or off, found '\(entry.value)'" + keep
@@ -177,6 +210,24 @@ public struct DaemonSettings: Equatable, Sendable {
             }
             sampling[field] = value
 
+        case ("TabletMode", "Source"):
+            guard let value = TabletModeSetting(rawValue: entry.value) else {
+                return "expected auto, switch, hinge or off, found '\(entry.value)'" + keep
+            }
+            tabletMode.source = value
+        case ("TabletMode", "VirtualSwitch"):
+            if let value = VirtualSwitchSetting(rawValue: entry.value) {
+                tabletMode.virtualSwitch = value
+            } else if let value = ConfigFile.parseBoolean(entry.value) {
+                tabletMode.virtualSwitch = value ? .yes : .no
+            } else {
+                return "expected auto, yes or no, found '\(entry.value)'" + keep
+            }
+        case ("TabletMode", "EnterAngle"):
+            return Self.degrees(entry.value, TabletModeSettings.enterAngleRange, into: &tabletMode.enterAngle)
+        case ("TabletMode", "ExitAngle"):
+            return Self.degrees(entry.value, TabletModeSettings.exitAngleRange, into: &tabletMode.exitAngle)
+
         case ("Compatibility", "SensorProxy"):
             return Self.boolean(entry.value, into: &sensorProxyCompatibility)
 
@@ -215,6 +266,17 @@ public struct DaemonSettings: Equatable, Sendable {
     static func celsius(_ text: String, _ range: ClosedRange<Double>, into target: inout Double) -> String? {
         guard let value = try? SysfsNumber.parseDecimal(text), range.contains(value) else {
             return "expected degrees Celsius between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
+                + "keeping the previous value"
+        }
+        target = value
+        return nil
+    }
+
+    /// Parses an angle in degrees (decimals allowed, `.` as separator) within `range` into
+    /// `target`; returns the problem, or nil.
+    static func degrees(_ text: String, _ range: ClosedRange<Double>, into target: inout Double) -> String? {
+        guard let value = try? SysfsNumber.parseDecimal(text), range.contains(value) else {
+            return "expected degrees between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
                 + "keeping the previous value"
         }
         target = value

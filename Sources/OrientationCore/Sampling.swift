@@ -16,11 +16,22 @@ public struct SamplingInputs: Equatable, Sendable {
     public var thermalState: ThermalState
     /// Suspended, or the lid is closed with `PauseWhenLidClosed=yes`.
     public var paused: Bool
+    /// Whether the virtual tablet-mode switch exists: then both accelerometers are read for the
+    /// hinge even with no claim.
+    public var virtualSwitch: Bool
+    /// Whether the hinge moves now (`HingeEstimator.lastMotionTime` is this reading's time).
+    public var hingeMoving: Bool
+    /// Seconds since the hinge last moved; nil when it never did.
+    public var secondsSinceHingeMotion: Double?
+    /// Whether the lid switch says closed: the hinge is then known (0) and not read for the
+    /// virtual switch alone, whatever `PauseWhenLidClosed` says.
+    public var lidClosed: Bool
 
     public init(
         claims: Int, pendingReads: Int, hasAccelerometer: Bool, moving: Bool = false,
         secondsSinceMotion: Double? = nil, lowEnergy: Bool = false, thermalState: ThermalState = .nominal,
-        paused: Bool = false
+        paused: Bool = false, virtualSwitch: Bool = false, hingeMoving: Bool = false,
+        secondsSinceHingeMotion: Double? = nil, lidClosed: Bool = false
     ) {
         self.claims = claims
         self.pendingReads = pendingReads
@@ -30,6 +41,10 @@ public struct SamplingInputs: Equatable, Sendable {
         self.lowEnergy = lowEnergy
         self.thermalState = thermalState
         self.paused = paused
+        self.virtualSwitch = virtualSwitch
+        self.hingeMoving = hingeMoving
+        self.secondsSinceHingeMotion = secondsSinceHingeMotion
+        self.lidClosed = lidClosed
     }
 }
 
@@ -79,6 +94,18 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// While a `ReadOrientation()` waits: short, so the one-off answer comes within a few
     /// tens of milliseconds.
     public var acquisitionIntervalMsec: UInt32 = 20
+    /// Both accelerometers, in one wakeup, while only the virtual tablet-mode switch needs them
+    /// (no claim) and the hinge is still (`[Sampling] HingeIntervalMsec=`): a fold is seen
+    /// within a second, at one wakeup per second.
+    public var hingeIntervalMsec: UInt32 = 1000
+    /// ...while the hinge moves, and `motionLingerMsec` after (`HingeMovingIntervalMsec=`):
+    /// Chromium reads the lid angle every 100 ms; the tablet-mode evidence (0.3 s) then spans
+    /// three or four readings.
+    public var hingeMovingIntervalMsec: UInt32 = 100
+    /// `hingeIntervalMsec` in low energy mode or a `critical` thermal state
+    /// (`LowEnergyHingeIntervalMsec=`): twice the normal interval, a fold still seen within
+    /// a few seconds.
+    public var lowEnergyHingeIntervalMsec: UInt32 = 2000
     /// How often the thermal zones are read while sampling (not a sensor interval: no
     /// sampling, no thermal reads).
     public var thermalIntervalMsec: UInt32 = 5000
@@ -100,17 +127,25 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// 1. no accelerometer, or paused (suspend, closed lid): off. The daemon keeps the claims,
     ///    and answers a waiting read by its own timeout;
     /// 2. a `ReadOrientation()` waits: `acquisitionIntervalMsec`;
-    /// 3. no claim: off;
+    /// 3. no claim: with the virtual tablet-mode switch and the lid not closed, the hinge
+    ///    interval (`hingeMovingIntervalMsec` while the hinge moves or less than
+    ///    `motionLingerMsec` after, else `hingeIntervalMsec`, at least `lowEnergyHingeIntervalMsec`
+    ///    in low energy mode or a `critical` thermal state); otherwise off;
     /// 4. otherwise the moving interval while `moving` or less than `motionLingerMsec` after
     ///    the last motion, else the still interval, from the critical pair when the thermal
     ///    state is `critical`, else the low-energy pair in low energy mode, else the normal
     ///    pair. A slower mode never samples faster than a less frugal one, whatever the config
     ///    says: the low-energy intervals are at least the normal ones, the critical ones at
-    ///    least the low-energy ones.
+    ///    least the low-energy ones. With the virtual switch too, the shorter of that interval
+    ///    and rule 3's hinge interval (a claim never slows the hinge down).
+    ///
+    /// When the hinge is a tablet-mode source, the daemon reads the base in the same wakeups as
+    /// the display.
     public func plan(_ inputs: SamplingInputs) -> SamplingPlan {
         guard inputs.hasAccelerometer, !inputs.paused else { return .off }
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
-        guard inputs.claims > 0 else { return .off }
+        let hinge = hingePlan(inputs)
+        guard inputs.claims > 0 else { return hinge }
         var moving = inputs.moving
         if !moving, let seconds = inputs.secondsSinceMotion, seconds * 1000 < Double(motionLingerMsec) {
             moving = true
@@ -125,7 +160,25 @@ public struct SamplingPolicy: Equatable, Sendable {
             still = max(still, criticalStillIntervalMsec)
             fast = max(fast, criticalMovingIntervalMsec)
         }
-        return .every(intervalMsec: moving ? fast : still)
+        let interval = moving ? fast : still
+        if case .every(let hingeInterval) = hinge, hingeInterval < interval {
+            return .every(intervalMsec: hingeInterval)
+        }
+        return .every(intervalMsec: interval)
+    }
+
+    /// The plan of the virtual switch alone (rule 3 of `plan`).
+    func hingePlan(_ inputs: SamplingInputs) -> SamplingPlan {
+        guard inputs.virtualSwitch, !inputs.lidClosed else { return .off }
+        var moving = inputs.hingeMoving
+        if !moving, let seconds = inputs.secondsSinceHingeMotion, seconds * 1000 < Double(motionLingerMsec) {
+            moving = true
+        }
+        if moving { return .every(intervalMsec: hingeMovingIntervalMsec) }
+        if inputs.lowEnergy || inputs.thermalState == .critical {
+            return .every(intervalMsec: max(hingeIntervalMsec, lowEnergyHingeIntervalMsec))
+        }
+        return .every(intervalMsec: hingeIntervalMsec)
     }
 
     /// What is wrong with these intervals, one English sentence each; empty when they are
@@ -191,6 +244,15 @@ public struct SamplingPolicy: Equatable, Sendable {
                 key: "AcquisitionIntervalMsec", get: { $0.acquisitionIntervalMsec },
                 set: { $0.acquisitionIntervalMsec = $1 }, range: acquisitionIntervalRange),
             Field(
+                key: "HingeIntervalMsec", get: { $0.hingeIntervalMsec }, set: { $0.hingeIntervalMsec = $1 },
+                range: intervalRange),
+            Field(
+                key: "HingeMovingIntervalMsec", get: { $0.hingeMovingIntervalMsec },
+                set: { $0.hingeMovingIntervalMsec = $1 }, range: intervalRange),
+            Field(
+                key: "LowEnergyHingeIntervalMsec", get: { $0.lowEnergyHingeIntervalMsec },
+                set: { $0.lowEnergyHingeIntervalMsec = $1 }, range: intervalRange),
+            Field(
                 key: "ThermalIntervalMsec", get: { $0.thermalIntervalMsec }, set: { $0.thermalIntervalMsec = $1 },
                 range: thermalIntervalRange),
         ]
@@ -207,6 +269,7 @@ public struct SamplingPolicy: Equatable, Sendable {
             ("MovingIntervalMsec", "StillIntervalMsec"),
             ("LowEnergyMovingIntervalMsec", "LowEnergyStillIntervalMsec"),
             ("CriticalMovingIntervalMsec", "CriticalStillIntervalMsec"),
+            ("HingeMovingIntervalMsec", "HingeIntervalMsec"),
         ].map { (field(named: $0.0)!, field(named: $0.1)!) }
     }
 }

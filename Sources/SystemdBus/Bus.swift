@@ -189,6 +189,19 @@ public enum Bus {
         return r
     }
 
+    /// Emits a signal with one boolean argument (`TabletModeChanged(b)`).
+    public static func emitSignal(
+        _ bus: OpaquePointer, path: String, interface: String, member: String, bool: Bool
+    ) -> Int32 {
+        var message: OpaquePointer? = nil
+        var r = sd_bus_message_new_signal(bus, &message, path, interface, member)
+        guard r >= 0, let message else { return r }
+        defer { sd_bus_message_unref(message) }
+        r = append(message, bool: bool)
+        if r >= 0 { r = sd_bus_send(bus, message, nil) }
+        return r
+    }
+
     /// Emits one `PropertiesChanged` naming every property in `properties` (their values
     /// come from the object's getters). Inlined, so the caller's concrete property type
     /// needs no generic code at run time.

@@ -1,0 +1,269 @@
+/// What the hinge estimator says after a reading.
+public struct HingeEstimate: Equatable, Sendable {
+    /// The hinge angle in degrees, 0...360, 0 versus 360 resolved; the last trustworthy value
+    /// while holding; nil before the first (the bus shows −1).
+    public var angle: Double?
+    /// Whether this update produced a fresh angle from calm, well-defined readings (false while
+    /// holding, and with the lid closed).
+    public var trustworthy: Bool
+    /// The posture, with hysteresis; kept while holding.
+    public var state: HingeState
+    /// Why the estimate holds, nil when it follows the readings.
+    public var hold: HingeHold?
+    /// The lid switch says closed but the hinge was last seen folded back (≥ 270 degrees, fresh):
+    /// the switch's magnet trips when folded, so the switch is ignored and the readings decide
+    /// (log it once).
+    public var lidContradicted: Bool
+
+    /// Creates an estimate.
+    public init(
+        angle: Double? = nil, trustworthy: Bool = false, state: HingeState = .unknown,
+        hold: HingeHold? = .noReadings, lidContradicted: Bool = false
+    ) {
+        self.angle = angle
+        self.trustworthy = trustworthy
+        self.state = state
+        self.hold = hold
+        self.lidContradicted = lidContradicted
+    }
+
+    /// The `HingeAngle` bus value: the angle, or −1 when unknown.
+    public var busAngle: Double { angle ?? -1 }
+}
+
+/// The hinge angle and posture of a two-panel convertible, from paired display and base
+/// readings with their timestamps and the lid switch.
+///
+/// A pure value: no clock, no I/O; feed it `update(display:base:lid:at:)` with monotonic seconds.
+/// Deterministic (same input, same output, bit for bit). All numbers are `TabletModeSettings`.
+///
+/// Per reading, in order:
+/// 1. The lid switch: closed means angle 0, state `closed`, hold `lidClosed`, and continuity
+///    starting from 0 when it opens; except when the last fresh angle was ≥ 270 (folded back):
+///    then the switch is taken to trip on a fold (`lidContradicted`) and the readings decide.
+/// 2. Not finite or zero readings: hold `badReading`.
+/// 3. Each sensor's own 1 g reference follows its steady, plausible readings (a mean, then a
+///    5 s time constant), so a mis-scaled sensor is judged against itself.
+/// 4. Calm: each |a| within 10 % of its reference, no axis over 1.1 of it, and the normalised
+///    magnitude's spread over the last 0.3 s under 0.05 (hold `moving`); both normalised
+///    magnitudes agree within 0.1 (hold `magnitudeMismatch`).
+/// 5. The hinge axis far from vertical: the projection on the plane orthogonal to x at least
+///    0.46 of |a| to stay trusted, 0.50 to be trusted again (hold `hingeVertical`).
+/// 6. Both sensors agree on the hinge axis (hold `axisMismatch`; after 10 s,
+///    `suspectMountMatrix`).
+/// 7. 0 versus 360: the representative of the raw angle nearest the last trustworthy angle, if
+///    that is at most 2.5 s old, clamped to 0...360; without it, a raw angle within 20 of 0/360
+///    is ambiguous (hold `ambiguousWrap`) and, with the lid switch open, taken as full once that
+///    lasted 2 s; other raw angles stand as they are.
+/// 8. A low-pass filter on the angle from the real time between readings: 0.05 s time
+///    constant with the hinge far from vertical, ramped to 1 s at the vertical limit.
+/// 9. The state from the angle with 5 degrees of hysteresis (`HingeState.state(for:previous:)`).
+public struct HingeEstimator: Sendable {
+    /// The settings in use (clamped).
+    public let settings: TabletModeSettings
+
+    /// The last estimate.
+    public private(set) var estimate = HingeEstimate()
+
+    /// Time of the last trustworthy angle change of at least `motionStep`, or of a reading on
+    /// which the halves disagreed (axis or magnitude mismatch: one half moves against the other);
+    /// nil if never. For the sampling policy's "hinge moving".
+    public private(set) var lastMotionTime: Double?
+
+    /// True when the axis mismatch has lasted `axisMismatchReportTime`: the base's mount matrix
+    /// is probably wrong (log it once).
+    public private(set) var suspectMountMatrix = false
+
+    /// Creates an estimator; the settings are clamped into their ranges.
+    public init(settings: TabletModeSettings = TabletModeSettings()) {
+        self.settings = settings.clamped()
+    }
+
+    /// One sensor's self-calibrated 1 g.
+    struct Reference: Sendable {
+        var value: Double?
+        var count = 0
+        var lastMagnitude: Double?
+        var lastTime: Double?
+
+        mutating func update(_ magnitude: Double, at time: Double, settings: TabletModeSettings) {
+            defer {
+                lastMagnitude = magnitude
+                lastTime = time
+            }
+            let nominal = settings.nominalGravity
+            guard magnitude >= settings.minimumPlausibleScale * nominal,
+                magnitude <= settings.maximumPlausibleScale * nominal
+            else { return }
+            guard let current = value else {
+                value = magnitude
+                count = 1
+                return
+            }
+            guard let last = lastMagnitude, let lastTime, time > lastTime,
+                abs(magnitude - last) <= settings.referenceSteadyChange * last
+            else { return }
+            let timed = 1 - CoreMath.exp(-(time - lastTime) / settings.referenceTimeConstant)
+            let weight = max(1 / Double(count + 1), timed)
+            value = current + weight * (magnitude - current)
+            count += 1
+        }
+    }
+
+    var displayReference = Reference()
+    var baseReference = Reference()
+    /// Normalised magnitudes over the calm window: (time, display, base).
+    var window: [(time: Double, display: Double, base: Double)] = []
+    /// Whether the hinge-vertical rule holds now (with hysteresis).
+    var hingeVertical = false
+    /// Time of the last trustworthy angle; nil when there is no continuity (start, reset).
+    var lastTrustTime: Double?
+    /// Start of the current run of ambiguous readings.
+    var ambiguousSince: Double?
+    /// Start of the current axis mismatch.
+    var axisMismatchSince: Double?
+    /// The lid state last seen.
+    var lid = LidState.unknown
+
+    /// Feeds one pair of readings (both after their mount matrices, m/s^2, any scale) taken at
+    /// `time` (monotonic seconds), with the lid switch's state; returns the estimate.
+    @discardableResult
+    public mutating func update(display: Vector3, base: Vector3, lid newLid: LidState, at time: Double)
+        -> HingeEstimate
+    {
+        lidChanged(newLid, at: time)
+        if lid == .closed && !estimate.lidContradicted { return estimate }
+        guard let sample = HingeGeometry.angle(display: display, base: base) else {
+            return hold(.badReading)
+        }
+        displayReference.update(display.magnitude, at: time, settings: settings)
+        baseReference.update(base.magnitude, at: time, settings: settings)
+        guard let dRef = displayReference.value, let bRef = baseReference.value else {
+            return hold(.moving)
+        }
+        let dn = display.magnitude / dRef
+        let bn = base.magnitude / bRef
+        if let last = window.last, last.time > time { window.removeAll() }
+        window.removeAll { $0.time < time - settings.calmWindow }
+        window.append((time, dn, bn))
+
+        // Calm: each sensor against its own 1 g, over the window.
+        func axisMax(_ v: Vector3, _ reference: Double) -> Double {
+            max(abs(v.x), max(abs(v.y), abs(v.z))) / reference
+        }
+        func spread(_ values: [Double]) -> Double {
+            (values.max() ?? 0) - (values.min() ?? 0)
+        }
+        let tolerance = settings.calmMagnitudeTolerance
+        guard abs(dn - 1) <= tolerance, abs(bn - 1) <= tolerance,
+            axisMax(display, dRef) <= settings.axisMaxFraction, axisMax(base, bRef) <= settings.axisMaxFraction,
+            spread(window.map { $0.display }) <= settings.calmSpread, spread(window.map { $0.base }) <= settings.calmSpread
+        else {
+            return hold(.moving)
+        }
+        guard abs(dn - bn) <= settings.magnitudeAgreement else {
+            lastMotionTime = time
+            return hold(.magnitudeMismatch)
+        }
+        if hingeVertical {
+            hingeVertical = sample.projected < max(settings.hingeVerticalEnter, settings.hingeVerticalLeave)
+        } else {
+            hingeVertical = sample.projected < settings.hingeVerticalLeave
+        }
+        if hingeVertical { return hold(.hingeVertical) }
+        guard sample.axisMismatch <= settings.axisMismatchLimit else {
+            lastMotionTime = time
+            let since = axisMismatchSince ?? time
+            axisMismatchSince = since
+            if time - since >= settings.axisMismatchReportTime { suspectMountMatrix = true }
+            return hold(.axisMismatch)
+        }
+        axisMismatchSince = nil
+
+        // 0 versus 360.
+        let raw = sample.degrees
+        let previous: Double?
+        if let angle = estimate.angle, let last = lastTrustTime, time >= last, time - last <= settings.continuityWindow {
+            previous = angle
+        } else {
+            previous = nil
+        }
+        var resolved: Double
+        if let previous {
+            resolved = [raw - 360, raw, raw + 360].min { abs($0 - previous) < abs($1 - previous) } ?? raw
+            ambiguousSince = nil
+        } else if raw < settings.wrapBand || raw > 360 - settings.wrapBand {
+            let since = ambiguousSince ?? time
+            ambiguousSince = since
+            guard lid == .open, time - since >= settings.wrapResolveTime else {
+                return hold(.ambiguousWrap, keepAmbiguity: true)
+            }
+            resolved = raw < 180 ? raw + 360 : raw
+        } else {
+            resolved = raw
+            ambiguousSince = nil
+        }
+        resolved = min(max(resolved, 0), 360)
+
+        // Low-pass filter from the real time step; more smoothing near vertical.
+        var angle = resolved
+        if let previous, let last = lastTrustTime {
+            if abs(resolved - previous) >= settings.motionStep { lastMotionTime = time }
+            let ramp = settings.smoothingStart - settings.hingeVerticalLeave
+            let nearness = ramp > 0 ? min(max((settings.smoothingStart - sample.projected) / ramp, 0), 1) : 0
+            let tau = settings.smoothingTimeMin + nearness * (settings.smoothingTimeMax - settings.smoothingTimeMin)
+            let dt = time - last
+            let alpha = tau > 0 ? -CoreMath.expMinusOne(-dt / tau) : 1
+            angle = previous + alpha * (resolved - previous)
+        }
+        lastTrustTime = time
+        estimate.angle = angle
+        estimate.trustworthy = true
+        estimate.hold = nil
+        estimate.state = HingeState.state(for: angle, previous: estimate.state, settings: settings)
+        return estimate
+    }
+
+    /// Tells the estimator the lid switch changed without a reading (the daemon pauses sampling
+    /// while the lid is closed); returns the estimate. `update` calls it with every reading.
+    @discardableResult
+    public mutating func lidChanged(_ newLid: LidState, at time: Double) -> HingeEstimate {
+        defer { lid = newLid }
+        if newLid == .closed {
+            if lid != .closed {
+                let fresh = lastTrustTime.map { time >= $0 && time - $0 <= settings.continuityWindow } ?? false
+                estimate.lidContradicted = fresh && (estimate.angle ?? 0) >= 270
+            }
+            if !estimate.lidContradicted {
+                estimate = HingeEstimate(angle: 0, trustworthy: false, state: .closed, hold: .lidClosed)
+                lastTrustTime = time
+                ambiguousSince = nil
+            }
+        } else if lid == .closed {
+            // Opened: continuity starts from the closed lid's 0 (unless the switch was ignored).
+            if !estimate.lidContradicted {
+                estimate.angle = 0
+                lastTrustTime = time
+            }
+            estimate.lidContradicted = false
+        }
+        return estimate
+    }
+
+    /// Forgets continuity (after suspend: the hinge may have moved meanwhile) but keeps the last
+    /// angle and state until the next trustworthy reading, and each sensor's 1 g reference.
+    public mutating func forgetContinuity() {
+        lastTrustTime = nil
+        ambiguousSince = nil
+        window.removeAll()
+        hingeVertical = false
+    }
+
+    /// Holds the last angle and state with `reason`.
+    mutating func hold(_ reason: HingeHold, keepAmbiguity: Bool = false) -> HingeEstimate {
+        if !keepAmbiguity { ambiguousSince = nil }
+        estimate.trustworthy = false
+        estimate.hold = reason
+        return estimate
+    }
+}

@@ -1,0 +1,196 @@
+"""Tablet mode (issue 14): hardware SW_TABLET_MODE switches, the hinge between a display and a
+base accelerometer, the virtual uinput switch, and what the bus shows of them (TabletMode,
+TabletModeSource, HingeAngle, HingeState, TabletModeChanged).
+
+Fakes: rig/tablet.py (an evdev switch whose node is a FIFO, a fake /dev/uinput recording the
+daemon's calls, hinge readings in the hwdb frames), two umockdev IIO accelerometers placed by
+ACCEL_LOCATION, logind through python-dbusmock (energy_mocks.py)."""
+
+import re
+import signal
+import time
+
+import pytest
+
+import energy_mocks as em
+from rig import POSES, RigError, wait_until
+from rig.tablet import (BASE_MOUNT_MATRIX, BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE,
+                        FakeTabletModeSwitch, FakeUinput, hinge_readings)
+
+pytestmark = pytest.mark.daemon
+
+CHANGE = 5.0
+SWITCH_NAME = "Motion Orientation tablet-mode switch"
+# What the daemon must ask of uinput, in order, and nothing else (no keys: see
+# docs on what uinput access means).
+CREATE_CALLS = [("UI_SET_EVBIT", EV_SW), ("UI_SET_SWBIT", SW_TABLET_MODE), ("UI_SET_PHYS", None),
+                ("UI_DEV_SETUP", (BUS_VIRTUAL, 0, 0, 1, SWITCH_NAME, 0)), ("UI_DEV_CREATE", None)]
+
+
+def state_events(tablet):
+    return [(EV_SW, SW_TABLET_MODE, int(tablet)), (EV_SYN, 0, 0)]
+
+
+def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
+               theta=90, setup=None):
+    """A rig with a display and/or a base accelerometer (at hinge angle theta, base flat), a
+    hardware switch (FakeTabletModeSwitch keyword arguments, or None) and a fake
+    /dev/uinput, set up before the daemon starts."""
+    rig = make_rig(accelerometer=False, start_daemon=False, config_text=config_text)
+    rig.display = rig.base = rig.switch = rig.uinput = None
+    d, b = hinge_readings(theta)
+    if display:
+        rig.display = rig.add_accelerometer(
+            name="iio:device0", gravity=d, extra_properties={"ACCEL_LOCATION": "display"})
+        rig.accel = rig.display
+    if base:
+        rig.base = rig.add_accelerometer(
+            name="iio:device1", gravity=b, mount_matrix=BASE_MOUNT_MATRIX,
+            extra_properties={"ACCEL_LOCATION": "base"})
+    if switch is not None:
+        rig.switch = FakeTabletModeSwitch(rig.testbed, **switch)
+        rig._closeables.append(rig.switch)
+    if uinput:
+        rig.uinput = FakeUinput(rig.testbed)
+        rig._closeables.append(rig.uinput)
+    if setup is not None:
+        setup(rig)
+    rig.daemon.start()
+    return rig
+
+
+def set_hinge(rig, theta, base=(0.0, 0.0, 9.80665)):
+    d, b = hinge_readings(theta, base)
+    rig.display.set_gravity(*d)
+    rig.base.set_gravity(*b)
+
+
+def tablet_signals(client):
+    """The TabletModeChanged values a busclient (signals=True) has received so far."""
+    values = []
+    while True:
+        try:
+            member, payload = client.next_signal(0.05)
+        except RigError:
+            return values
+        if member == "TabletModeChanged":
+            values.append(payload[0])
+
+
+def log_lines_naming(rig, text):
+    return [line for line in rig.daemon.log_lines() if text in line]
+
+
+# ---------------------------------------------------------------------------
+# no source
+
+
+def test_no_sensors_and_no_switch_means_no_source(make_rig):
+    rig = tablet_rig(make_rig, display=False, base=False)
+    props = rig.get_properties()
+    assert (props["TabletMode"], props["TabletModeSource"], props["HingeAngle"],
+            props["HingeState"]) == (False, "none", -1.0, "unknown")
+    # Nothing to decide from: no virtual switch either.
+    assert rig.uinput.snapshot() == []
+
+
+def test_display_alone_is_no_hinge(make_rig):
+    rig = tablet_rig(make_rig, base=False)
+    with rig.bus_client(start=True):
+        rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
+        assert rig.get_property("TabletModeSource") == "none"
+        assert rig.get_property("HingeAngle") == -1.0
+    assert rig.uinput.snapshot() == []
+
+
+# ---------------------------------------------------------------------------
+# hardware switches
+
+
+def test_hardware_switch_state_at_start_and_its_events(make_rig):
+    rig = tablet_rig(make_rig, base=False, switch={"tablet": True})
+    props = rig.get_properties()
+    assert (props["TabletModeSource"], props["TabletMode"], props["HingeAngle"]) == (
+        "switch", True, -1.0)
+    client = rig.bus_client(signals=True)
+    rig.switch.set(tablet=False)
+    rig.wait_for_property("TabletMode", False, CHANGE)
+    rig.switch.set(tablet=True)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    deadline = time.monotonic() + CHANGE
+    seen = []
+    while time.monotonic() < deadline and seen != [False, True]:
+        seen += tablet_signals(client)
+    assert seen == [False, True]
+    # A hardware switch is what libinput already sees: no virtual one repeats it.
+    assert rig.uinput.snapshot() == []
+    # Event-driven: the initial state came from EVIOCGSW, no polling ioctls after.
+    assert any(request & 0xFF == 0x1B for request in rig.switch.requests)
+    before = len(rig.switch.requests)
+    time.sleep(0.5)
+    assert len(rig.switch.requests) == before
+
+
+def test_hardware_switch_wins_over_the_hinge_and_hotplugs(make_rig):
+    rig = tablet_rig(make_rig)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    switch = FakeTabletModeSwitch(rig.testbed, tablet=True)
+    rig._closeables.append(switch)
+    rig.uevent(switch.syspath, "add")
+    rig.wait_for_property("TabletModeSource", "switch", CHANGE)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    # The source changed away from the hinge: the virtual switch is gone.
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY on the source change")
+    rig.remove_device(switch.syspath, subsystem="input")
+    rig.wait_for_property("TabletModeSource", "hinge", CHANGE)
+    wait_until(lambda: [c for c in rig.uinput.snapshot() if c[0] == "UI_DEV_CREATE"] == [
+        ("UI_DEV_CREATE", None)] * 2, CHANGE, what="a new virtual switch")
+
+
+@pytest.mark.parametrize("kind", ["virtual", "keyboard"])
+def test_virtual_and_keyboard_switches_are_not_read(make_rig, kind):
+    rig = tablet_rig(make_rig, base=False, switch={"tablet": True, kind: True})
+    assert rig.get_property("TabletModeSource") == "none"
+    assert rig.switch.requests == []  # never opened
+    assert len(log_lines_naming(rig, rig.switch.syspath)) == 1
+
+
+def test_switch_lid_pauses_sampling(make_rig):
+    rig = tablet_rig(make_rig, base=False, switch={"tablet": False, "lid": False})
+    rig.bus_client(start=True)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.switch.set(lid=True)
+    rig.wait_for_property("Active", False, CHANGE)
+    rig.switch.set(lid=False)
+    rig.wait_for_property("Active", True, CHANGE)
+
+
+# ---------------------------------------------------------------------------
+# the virtual switch
+
+
+def test_virtual_switch_is_created_with_its_state_and_destroyed_on_sigterm(make_rig):
+    rig = tablet_rig(make_rig)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    wait_until(lambda: len(rig.uinput.snapshot()) >= len(CREATE_CALLS) + 1, CHANGE,
+               what="the virtual switch")
+    calls = rig.uinput.snapshot()
+    assert calls[:len(CREATE_CALLS)] == CREATE_CALLS
+    assert calls[len(CREATE_CALLS)] == ("write", state_events(False))
+    assert not [c for c in calls if c[0] == "UI_SET_KEYBIT"]
+    code, _ = rig.daemon.stop(signal.SIGTERM)
+    assert code == 0
+    assert rig.uinput.snapshot()[-1] == ("UI_DEV_DESTROY", None)
+
+
+def test_virtual_switch_without_uinput_is_one_log_line(make_rig):
+    rig = tablet_rig(make_rig, uinput=False)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    lines = log_lines_naming(rig, "/dev/uinput")
+    assert len(lines) == 1, lines
+    assert re.search(r"errno 2\b", lines[0]) and "virtual tablet-mode switch" in lines[0], lines
+    # The daemon goes on: the orientation still works.
+    with rig.bus_client(start=True):
+        rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
+    assert len(log_lines_naming(rig, "/dev/uinput")) == 1
