@@ -66,6 +66,11 @@ public enum Bus {
         try readBasic(message, typeUInt32, "a uint32", UInt32(0))
     }
 
+    /// Reads the next argument of a message as a double (`HingeAngle`).
+    public static func readDouble(_ message: OpaquePointer) throws(SystemError) -> Double {
+        try readBasic(message, typeDouble, "a double", Double(0))
+    }
+
     /// Reads the next argument, a string array (`as`).
     public static func readStrings(_ message: OpaquePointer) throws(SystemError) -> [String] {
         try enter(message, typeArray, "s", "a string array")

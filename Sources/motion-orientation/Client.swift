@@ -98,6 +98,11 @@ final class DaemonConnection {
             let value = try Bus.readUInt32(message)
             try Bus.exit(message, "a variant")
             return String(value)
+        case "d":
+            try Bus.enterVariant(message, signature)
+            let value = try Bus.readDouble(message)
+            try Bus.exit(message, "a variant")
+            return degreesText(value)
         case "as":
             try Bus.enterVariant(message, signature)
             let items = try Bus.readStrings(message)
@@ -108,4 +113,13 @@ final class DaemonConnection {
             return "(\(signature))"
         }
     }
+}
+
+/// An angle in degrees as `status` and `monitor` show it: to a tenth of a degree, a whole
+/// number without a fraction (`HingeAngle`'s unknown is "-1", a flat hinge "180" or "179.6").
+func degreesText(_ degrees: Double) -> String {
+    guard degrees.isFinite else { return String(degrees) }
+    let tenths = (degrees * 10).rounded()
+    if tenths.truncatingRemainder(dividingBy: 10) == 0 { return String(Int64(tenths / 10)) }
+    return String(tenths / 10)
 }

@@ -4,34 +4,80 @@ import OrientationCore
 import SensorIO
 import SystemdBus
 
-/// The two orientation streams the daemon announces.
-enum OrientationStream: String {
+/// The streams of news the daemon announces that the client follows: the two orientations,
+/// tablet mode and the hinge state.
+enum OrientationStream: String, CaseIterable {
     case device
     case interface
+    case tabletMode = "tablet-mode"
+    case hingeState = "hinge-state"
 
-    /// The stream an option names (`--device`, `--interface`), or nil for another word.
+    /// The stream an option names (`--device`, `--interface`, `--tablet-mode`), or nil for
+    /// another word.
     init?(option: String) {
         switch option {
         case "--device": self = .device
         case "--interface": self = .interface
+        case "--tablet-mode": self = .tabletMode
         default: return nil
         }
     }
 }
 
-/// The daemon's two orientations as the client last heard them.
+/// The daemon's state as the client last heard it.
 struct OrientationState: Equatable {
     var device: DeviceOrientation = .unknown
     var interface: InterfaceOrientation = .unknown
+    /// `TabletMode`, `TabletModeSource` (`none`: no tablet mode to follow), `HingeState` and
+    /// `HingeAngle` (-1: unknown); a daemon without them leaves these as they start.
+    var tabletMode = false
+    var tabletModeSource = "none"
+    var hingeState = "unknown"
+    var hingeAngle = -1.0
 
-    /// The public name of one stream's orientation.
+    /// The public name of one stream's state: an orientation, `tablet` or `laptop` (`unknown`
+    /// while there is no tablet-mode source), a hinge state.
     func name(_ stream: OrientationStream) -> String {
-        stream == .device ? device.name : interface.name
+        switch stream {
+        case .device: device.name
+        case .interface: interface.name
+        case .tabletMode: tabletModeSource == "none" ? "unknown" : tabletMode ? "tablet" : "laptop"
+        case .hingeState: hingeState
+        }
     }
 
-    /// The raw value (DESIGN.md section 3) of one stream's orientation.
+    /// The number scripts get with a stream's name: an orientation's raw value (DESIGN.md
+    /// section 3); for tablet mode 1 tablet, 0 laptop; for the hinge state its index in
+    /// `unknown, closed, concave, flat, convex, full`.
     func value(_ stream: OrientationStream) -> UInt32 {
-        stream == .device ? device.rawValue : interface.rawValue
+        switch stream {
+        case .device: device.rawValue
+        case .interface: interface.rawValue
+        case .tabletMode: tabletMode ? 1 : 0
+        case .hingeState: HingeState.allCases.first { $0.name == hingeState }?.rawValue ?? 0
+        }
+    }
+
+    /// Whether the stream has something to say: not `unknown`.
+    func isKnown(_ stream: OrientationStream) -> Bool { name(stream) != "unknown" }
+
+    /// Takes the value of `property` from the variant that comes next in `message`; false
+    /// (nothing read) for a property the client does not follow.
+    mutating func take(_ property: String, from message: OpaquePointer) throws(SystemError) -> Bool {
+        switch OrientationProperty(rawValue: property) {
+        case .deviceOrientation: device = DeviceOrientation(name: try Bus.readVariantString(message)) ?? .unknown
+        case .interfaceOrientation:
+            interface = InterfaceOrientation(name: try Bus.readVariantString(message)) ?? .unknown
+        case .tabletMode: tabletMode = try Bus.readVariantBool(message)
+        case .tabletModeSource: tabletModeSource = try Bus.readVariantString(message)
+        case .hingeState: hingeState = try Bus.readVariantString(message)
+        case .hingeAngle:
+            try Bus.enterVariant(message, "d")
+            hingeAngle = try Bus.readDouble(message)
+            try Bus.exit(message, "a variant")
+        default: return false
+        }
+        return true
     }
 }
 
@@ -102,6 +148,24 @@ final class OrientationFollower {
             try Bus.matchDisconnected(bus) { [unowned self] in self.disconnected() }
         }
 
+        // Tablet mode and the hinge first (a daemon without them just leaves them out),
+        // then the fresh reading.
+        let properties = try connection.call(
+            "GetAll", interface: FreedesktopBus.properties, timeoutUsec: callTimeout()
+        ) { Bus.append($0, string: MotionOrientationBus.interface) }
+        defer { sd_bus_message_unref(properties) }
+        do throws(SystemError) {
+            var tablet = state
+            try Bus.forEachProperty(properties) { name throws(SystemError) in
+                switch OrientationProperty(rawValue: name) {
+                case .deviceOrientation, .interfaceOrientation: return false
+                default: return try tablet.take(name, from: properties)
+                }
+            }
+            state = tablet
+        } catch {
+            throw ClientError("cannot read the daemon's properties: \(error)")
+        }
         let reply = try connection.call("ReadOrientation", timeoutUsec: callTimeout())
         defer { sd_bus_message_unref(reply) }
         guard let device = try? Bus.readString(reply), let interface = try? Bus.readString(reply) else {
@@ -142,21 +206,13 @@ final class OrientationFollower {
         }
     }
 
-    /// A `PropertiesChanged` of the daemon's interface: takes the orientations it names
-    /// and reports each stream that changed, device first, with the whole new state.
+    /// A `PropertiesChanged` of the daemon's interface: takes what it names and reports each
+    /// stream whose name changed, in `OrientationStream` order, with the whole new state.
     private func changed(_ message: OpaquePointer) {
-        var device: DeviceOrientation? = nil
-        var interface: InterfaceOrientation? = nil
+        var next = state
         do {
             try Bus.readPropertiesChanged(message, interface: MotionOrientationBus.interface) {
-                name throws(SystemError) in
-                switch OrientationProperty(rawValue: name) {
-                case .deviceOrientation: device = DeviceOrientation(name: try Bus.readVariantString(message))
-                case .interfaceOrientation:
-                    interface = InterfaceOrientation(name: try Bus.readVariantString(message))
-                default: return false
-                }
-                return true
+                name throws(SystemError) in try next.take(name, from: message)
             }
         } catch {
             // A malformed signal from the daemon: the next good one brings the state.
@@ -164,12 +220,11 @@ final class OrientationFollower {
         }
         // A value that repeats the state is no change: the daemon's own first decision can
         // arrive after the reading that `begin()` took, or again after a restart.
-        let deviceChanged = device.map { $0 != state.device } ?? false
-        let interfaceChanged = interface.map { $0 != state.interface } ?? false
-        if let device { state.device = device }
-        if let interface { state.interface = interface }
-        if deviceChanged { onChange(.device, state) }
-        if interfaceChanged { onChange(.interface, state) }
+        let before = state
+        state = next
+        for stream in OrientationStream.allCases where before.name(stream) != next.name(stream) {
+            onChange(stream, next)
+        }
     }
 
     private func ownerChanged(_ change: NameOwnerChange) {
@@ -193,11 +248,11 @@ final class OrientationFollower {
 }
 
 /// Parses the stream options shared by `monitor`, `exec` and `wait`: at most one of
-/// `--device` and `--interface`.
+/// `--device`, `--interface` and `--tablet-mode`.
 func chooseStream(_ current: inout OrientationStream?, _ option: String, command: String) throws(UsageFailure) {
     guard let stream = OrientationStream(option: option) else { throw UsageFailure("unknown option '\(option)'") }
     if let current, current != stream {
-        throw UsageFailure("\(command) takes only one of --device and --interface")
+        throw UsageFailure("\(command) takes only one of --device, --interface and --tablet-mode")
     }
     current = stream
 }

@@ -4,7 +4,9 @@ import SensorIO
 import SystemdBus
 
 /// `motion-orientation replay FILE [--rate HZ] [--config PATH]`: runs the estimator over a
-/// trace with the daemon's settings and prints `t,device,interface` for each decision.
+/// trace with the daemon's settings and prints `t,device,interface` for each decision; over a
+/// two-sensor trace also the hinge's (`HingeReplay`, the lid open throughout), as
+/// `t,hinge,tablet|laptop,STATE,ANGLE` (angle in degrees, -1 unknown).
 func replay(_ arguments: [String]) throws(ClientError) {
     var file: String? = nil
     var rate: Double? = nil
@@ -30,8 +32,16 @@ func replay(_ arguments: [String]) throws(ClientError) {
     guard let file else { usageFailure("replay needs a trace file (CSV with header t,x,y,z), or - for standard input") }
     guard let settings = loadSettings(config) else { throw ClientError("cannot read the configuration") }
     var replay = TraceReplay(settings: settings.estimator, allowed: settings.allowedInterfaceOrientations)
-    func show(_ change: OrientationChange) {
-        writeAll(STDOUT_FILENO, "\(change.time),\(change.device.name),\(change.interface.name)\n")
+    var hinge = HingeReplay(settings: settings.tabletMode, lid: .open)
+    func show(_ sample: TraceSample) {
+        if let change = replay.update(sample) {
+            writeAll(STDOUT_FILENO, "\(change.time),\(change.device.name),\(change.interface.name)\n")
+        }
+        if let change = hinge.update(sample) {
+            let mode = change.tabletMode ? "tablet" : "laptop"
+            writeAll(
+                STDOUT_FILENO, "\(change.time),hinge,\(mode),\(change.state.name),\(degreesText(change.angle ?? -1))\n")
+        }
     }
     // Resampling needs the whole trace (the grid ends at its last time): the samples are kept,
     // not the text. Without it each decision is printed as soon as its line is read.
@@ -39,15 +49,11 @@ func replay(_ arguments: [String]) throws(ClientError) {
     try readTrace(file) { sample in
         if rate != nil {
             kept.append(sample)
-        } else if let change = replay.update(sample) {
-            show(change)
+        } else {
+            show(sample)
         }
     }
-    if let rate {
-        for sample in Trace.resample(kept, rate: rate) {
-            if let change = replay.update(sample) { show(change) }
-        }
-    }
+    if let rate { Trace.resample(kept, rate: rate).forEach(show) }
 }
 
 /// Reads a trace file (`-`: standard input; a pipe, a FIFO and a file of any length alike)
@@ -136,8 +142,11 @@ func record(_ arguments: [String]) throws(ClientError) {
         throw ClientError("no accelerometer found: \(choice.reason)")
     }
     let reader: any AccelerometerSource
+    // A convertible's base accelerometer, paired as the daemon pairs it: a two-sensor trace.
+    let base: (info: AccelerometerInfo, reader: any AccelerometerSource)?
     do {
         reader = try AccelerometerDiscovery.reader(for: info)
+        base = try choice.base.map { ($0, try AccelerometerDiscovery.reader(for: $0)) }
     } catch {
         throw ClientError("cannot read the accelerometer: \(error)")
     }
@@ -164,8 +173,12 @@ func record(_ arguments: [String]) throws(ClientError) {
             }
         }
     }
-    Log.info("recording \(info.syspath) for \(seconds) s at \(rate) Hz")
-    try put(Trace.header + "\n")
+    if let base {
+        Log.info("recording \(info.syspath) and the base \(base.info.syspath) for \(seconds) s at \(rate) Hz")
+    } else {
+        Log.info("recording \(info.syspath) for \(seconds) s at \(rate) Hz")
+    }
+    try put((base == nil ? Trace.header : Trace.twoSensorHeader) + "\n")
     let start = monotonicSeconds()
     let period = 1 / rate
     var count = 0
@@ -173,13 +186,18 @@ func record(_ arguments: [String]) throws(ClientError) {
     while step * period <= seconds {
         sleepUntil(start + step * period)
         step += 1
-        if let sample = reader.read() {
-            let reading = info.reading(sample)
-            // Microseconds are plenty, and keep the file readable.
-            let time = Double(Int64((monotonicSeconds() - start) * 1e6)) / 1e6
-            try put(Trace.line(TraceSample(time: time, reading: reading)))
-            count += 1
+        guard let sample = reader.read() else { continue }
+        // A two-sensor line needs both readings of the wakeup.
+        var baseReading: Vector3? = nil
+        if let base {
+            guard let raw = base.reader.read() else { continue }
+            baseReading = base.info.reading(raw)
         }
+        // Microseconds are plenty, and keep the file readable.
+        let time = Double(Int64((monotonicSeconds() - start) * 1e6)) / 1e6
+        let taken = TraceSample(time: time, reading: info.reading(sample), base: baseReading)
+        try put(Trace.line(taken, twoSensor: base != nil))
+        count += 1
     }
     guard fd != STDOUT_FILENO else { return }
     if close(fd) != 0 { throw ClientError("\(SystemError("close", path: name, errno: errno))") }

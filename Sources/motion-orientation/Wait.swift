@@ -6,9 +6,10 @@ import SystemdBus
 /// Exit status of `wait` when the timeout passes first.
 let waitTimeoutStatus: Int32 = 3
 
-/// `motion-orientation wait [--device|--interface] ORIENTATION [--timeout SECONDS]`:
-/// returns 0 once the device orientation (or with `--interface` the interface
-/// orientation) is ORIENTATION, at once if it already is; 3 when the timeout passes first.
+/// `motion-orientation wait [--device|--interface] ORIENTATION [--timeout SECONDS]` and
+/// `wait tablet|laptop [--timeout SECONDS]`: returns 0 once the device orientation (or with
+/// `--interface` the interface orientation, or tablet mode) is the one named, at once if it
+/// already is; 3 when the timeout passes first.
 func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     var stream: OrientationStream? = nil
     var target: String? = nil
@@ -21,7 +22,7 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
                 usageFailure("--timeout needs a number of seconds")
             }
             timeout = value
-        case "--device", "--interface":
+        case "--device", "--interface", "--tablet-mode":
             do throws(UsageFailure) {
                 try chooseStream(&stream, argument, command: "wait")
             } catch {
@@ -34,19 +35,19 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
             target = argument
         }
     }
-    let chosen = stream ?? .device
-    guard let target else { usageFailure("wait needs an orientation, e.g. wait landscape-left") }
-    let known =
-        chosen == .device
-        ? DeviceOrientation(name: target).map { $0 != .unknown } ?? false
-        : InterfaceOrientation(name: target).map { $0 != .unknown } ?? false
-    guard known else {
-        let names =
-            chosen == .device
-            ? DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
-            : InterfaceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
-        let article = chosen == .device ? "a" : "an"
-        usageFailure("'\(target)' is not \(article) \(chosen) orientation; one of: \(names.joined(separator: ", "))")
+    guard let target else { usageFailure("wait needs an orientation, e.g. wait landscape-left, or tablet or laptop") }
+    let tabletModes = ["tablet", "laptop"]
+    // `tablet` and `laptop` name tablet mode's states: no orientation is called so.
+    let chosen = stream ?? (tabletModes.contains(target) ? .tabletMode : .device)
+    let names: [String]
+    switch chosen {
+    case .device: names = DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
+    case .interface: names = InterfaceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
+    case .tabletMode, .hingeState: names = tabletModes
+    }
+    guard names.contains(target) else {
+        let what = chosen == .tabletMode ? "a tablet mode" : chosen == .device ? "a device orientation" : "an interface orientation"
+        usageFailure("'\(target)' is not \(what); one of: \(names.joined(separator: ", "))")
     }
 
     // The timeout counts from here and covers the daemon's first answers too: a daemon that
@@ -55,7 +56,7 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     func timedOut() -> Int32 {
         writeAll(
             STDERR_FILENO,
-            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen) \(target)\n")
+            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen.rawValue) \(target)\n")
         return waitTimeoutStatus
     }
     let follower = try OrientationFollower(connection: DaemonConnection())

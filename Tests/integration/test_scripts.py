@@ -597,3 +597,86 @@ def test_help_lists_the_script_commands():
     for text in ("exec [--interface|--device]", "wait [--device|--interface] ORIENTATION",
                  "monitor [--device|--interface] [--json]", "3 when wait timed out"):
         assert text in result.stdout
+
+
+# ---------------------------------------------------------------------------
+# tablet mode: exec --tablet-mode, wait tablet|laptop (a hardware switch: rig/tablet.py)
+
+
+def switch_rig(make_rig, tablet=False, switch=True):
+    from test_tablet_mode import tablet_rig
+    return tablet_rig(make_rig, base=False, switch={"tablet": tablet} if switch else None)
+
+
+def tablet_env(mode, device="portrait", interface="portrait"):
+    env = full_env(device, interface, "interface")
+    env.update({"MOTION_ORIENTATION_STREAM": "tablet-mode", "MOTION_ORIENTATION": mode,
+                "MOTION_ORIENTATION_VALUE": "1" if mode == "tablet" else "0",
+                "MOTION_ORIENTATION_TABLET_MODE": mode,
+                "MOTION_ORIENTATION_TABLET_MODE_SOURCE": "switch",
+                "MOTION_ORIENTATION_HINGE_STATE": "unknown",
+                "MOTION_ORIENTATION_HINGE_ANGLE": "-1"})
+    return env
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_exec_tablet_mode(make_rig, tmp_path, scripts):
+    rig = switch_rig(make_rig)
+    run = scripts(rig, tmp_path, ["motion-orientation", "exec", "--tablet-mode", "--", "hook"],
+                  {"MOTION_ORIENTATION_TABLET_MODE": "stale"})
+    first, = run.next_calls(1)
+    # The first run may come before the first orientation decision: compare the rest.
+    assert {k: v for k, v in first["env"].items() if "DEVICE" not in k and "INTERFACE" not in k} \
+        == {k: v for k, v in tablet_env("laptop").items() if "DEVICE" not in k and "INTERFACE" not in k}
+    rig.switch.set(tablet=True)
+    call, = run.next_calls(1)
+    assert call["env"] == tablet_env("tablet")
+    # An orientation change is no tablet-mode news.
+    rig.accel.set_pose("landscape-left")
+    rig.wait_for_property("DeviceOrientation", "landscape-left", CHANGE)
+    run.assert_no_more_calls()
+    rig.switch.set(tablet=False)
+    call, = run.next_calls(1)
+    assert call["env"] == tablet_env("laptop", "landscape-left", "landscape-right")
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_exec_tablet_mode_waits_for_a_source(make_rig, tmp_path, scripts):
+    from rig.tablet import FakeTabletModeSwitch
+    rig = switch_rig(make_rig, switch=False)
+    run = scripts(rig, tmp_path, ["motion-orientation", "exec", "--tablet-mode", "--", "hook"])
+    wait_until(lambda: "no tablet-mode source" in run.stderr(), CHANGE, what="the notice")
+    run.assert_no_more_calls()
+    switch = FakeTabletModeSwitch(rig.testbed, tablet=True)
+    rig._closeables.append(switch)
+    rig.uevent(switch.syspath, "add")
+    call, = run.next_calls(1)
+    assert call["env"]["MOTION_ORIENTATION"] == "tablet"
+    assert call["env"]["MOTION_ORIENTATION_TABLET_MODE_SOURCE"] == "switch"
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_wait_tablet_and_laptop(make_rig):
+    rig = switch_rig(make_rig)
+    result = rig.run_client("wait", "laptop")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    client = rig.start_client("wait", "tablet", "--timeout", "20")
+    time.sleep(1.0)
+    assert client.proc.poll() is None
+    rig.switch.set(tablet=True)
+    assert client.proc.wait(CHANGE) == 0
+    result = rig.run_client("wait", "--tablet-mode", "laptop", "--timeout", "0.5")
+    assert result.returncode == 3
+    assert result.stderr == ("motion-orientation: timed out after 0.5 s waiting for "
+                             "tablet-mode laptop\n")
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_wait_laptop_without_a_source_times_out(make_rig):
+    rig = switch_rig(make_rig, switch=False)
+    result = rig.run_client("wait", "laptop", "--timeout", "1")
+    assert result.returncode == 3, result.stderr
