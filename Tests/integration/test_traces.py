@@ -173,3 +173,85 @@ def test_record_into_replay_through_a_pipe_is_live(make_rig):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+# ---------------------------------------------------------------------------
+# two-sensor traces (a convertible's display and base accelerometers)
+
+
+def two_sensor_trace(rate=50):
+    """The base flat, the display held at 100, 180, 260 and 355 degrees for 3 s each, then
+    folded back to 100 over 3 s and held there (rig/tablet.py's hinge frames)."""
+    from rig.tablet import hinge_readings
+    lines = ["t,x,y,z,base_x,base_y,base_z"]
+    angles = [a for a in (100, 180, 260, 355) for _ in range(3 * rate)]
+    angles += [355 - 255 * k / (3 * rate - 1) for k in range(3 * rate)] + [100] * (3 * rate)
+    for i, theta in enumerate(angles):
+        display, base = hinge_readings(theta)
+        lines.append("%.6f,%r,%r,%r,%r,%r,%r" % ((i / rate,) + display + base))
+    return "\n".join(lines) + "\n"
+
+
+# HingeState's ranges (degrees), with the hysteresis the core allows at each edge.
+HINGE_RANGES = {"closed": (0, 20), "concave": (10, 175), "flat": (165, 195),
+                "convex": (185, 350), "full": (340, 360)}
+
+
+def test_replay_prints_the_hinge_decisions_of_a_two_sensor_trace(tmp_path):
+    trace = tmp_path / "fold.csv"
+    trace.write_text(two_sensor_trace())
+    result = run([default_client(), "replay", str(trace), "--config", "/dev/null"])
+    assert result.returncode == 0, result.stderr
+    lines = [line.split(",") for line in result.stdout.splitlines()]
+    hinge = [fields for fields in lines if fields[1] == "hinge"]
+    assert all(len(fields) == 3 for fields in lines if fields[1] != "hinge"), lines
+    assert all(len(fields) == 5 for fields in hinge), hinge
+    states = [fields[3] for fields in hinge]
+    assert [s for i, s in enumerate(states) if i == 0 or states[i - 1] != s] == [
+        "concave", "flat", "convex", "full", "convex", "flat", "concave"], hinge
+    modes = [fields[2] for fields in hinge]
+    assert modes[0] == "laptop" and modes[-1] == "laptop" and "tablet" in modes, hinge
+    # Tablet mode comes on the way out (past the enter angle), never before 180 degrees.
+    first_tablet = modes.index("tablet")
+    assert float(hinge[first_tablet][4]) > 190, hinge
+    for _, _, mode, state, angle in hinge:
+        low, high = HINGE_RANGES[state]
+        assert low <= float(angle) <= high, (state, angle)
+    times = [float(fields[0]) for fields in lines]
+    assert times == sorted(times)  # one pass, in the order of the trace
+    # The same from standard input, and resampled (the base reading is resampled too).
+    piped = subprocess.run([default_client(), "replay", "-", "--config", "/dev/null"],
+                           input=trace.read_text(), capture_output=True, text=True, timeout=20)
+    assert piped.stdout == result.stdout, piped.stderr
+    resampled = run([default_client(), "replay", str(trace), "--rate", "25", "--config", "/dev/null"])
+    assert "hinge,tablet,full" in resampled.stdout, resampled.stdout
+
+
+def test_replay_reports_a_short_two_sensor_line(tmp_path):
+    trace = tmp_path / "short.csv"
+    trace.write_text("t,x,y,z,base_x,base_y,base_z\n0,0,-9.8,0,0,0,9.8\n0.02,0,-9.8,0\n")
+    result = run([default_client(), "replay", str(trace)])
+    assert result.returncode == 1
+    assert result.stderr == "motion-orientation: %s: line 3: expected 7 fields, found 4\n" % trace
+
+
+def test_record_writes_a_two_sensor_trace_with_a_base_accelerometer(make_rig, tmp_path):
+    from rig.tablet import hinge_readings
+    from test_tablet_mode import tablet_rig
+    rig = tablet_rig(make_rig, theta=120)
+    output = tmp_path / "capture.csv"
+    result = run([default_client(), "record", "--seconds", "0.5", "--rate", "20",
+                  "--output", str(output)], env=dict(rig.daemon.env))
+    assert result.returncode == 0, result.stderr
+    lines = output.read_text().splitlines()
+    assert lines[0] == "t,x,y,z,base_x,base_y,base_z"
+    assert 8 <= len(lines) - 1 <= 12
+    display, base = hinge_readings(120)
+    for line in lines[1:]:
+        values = [float(v) for v in line.split(",")]
+        assert len(values) == 7, line
+        # Each after its own mount matrix (the base's turns its chip upside down).
+        for got, want in zip(values[1:], display + base):
+            assert abs(got - want) < 0.02, (line, display, base)
+    replayed = run([default_client(), "replay", str(output), "--config", "/dev/null"])
+    assert ",hinge,laptop,concave," in replayed.stdout, replayed.stdout
