@@ -331,3 +331,40 @@ def test_virtual_switch_alone_samples_at_the_hinge_interval(make_rig):
     set_hinge(rig, 120)
     rig.wait_for_property("SampleIntervalMsec", 100, CHANGE)  # the hinge moves
     rig.wait_for_property("SampleIntervalMsec", 1000, 10.0)  # still again
+
+
+# ---------------------------------------------------------------------------
+# the laptop-mode lock
+
+
+@pytest.mark.parametrize("lock", [None, "no"])
+@pytest.mark.timeout(40)
+def test_laptop_on_its_side_keeps_its_interface_orientation(make_rig, lock):
+    config_text = "[Orientation]\nLockInLaptopMode=%s\n" % lock if lock else ""
+    rig = tablet_rig(make_rig, config_text=config_text)
+    rig.bus_client(start=True)
+    rig.wait_for_property("InterfaceOrientation", "portrait", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    # The open laptop lies on its right side: both halves read gravity along +x.
+    side = (9.80665, 0.0, 0.0)
+    rig.display.set_gravity(*side)
+    rig.base.set_gravity(*side)
+    rig.wait_for_property("DeviceOrientation", "landscape-right", CHANGE)
+    if lock is None:  # the default with a tablet-mode source: locked while a laptop
+        rig.assert_property_stays("InterfaceOrientation", "portrait", 1.0)
+        assert rig.get_property("TabletMode") is False
+        # Folded into a tent it is a tablet: the interface follows the device again.
+        set_hinge(rig, 90)
+        time.sleep(0.5)
+        sweep(rig, 90, 300)
+        rig.wait_for_property("TabletMode", True, CHANGE)
+        rig.wait_for_property("DeviceOrientation", "portrait-upside-down", CHANGE)
+        rig.wait_for_property("InterfaceOrientation", "portrait-upside-down", CHANGE)
+    else:
+        rig.wait_for_property("InterfaceOrientation", "landscape-left", CHANGE)
+
+
+def test_low_energy_slows_the_hinge_interval(make_rig):
+    rig = tablet_rig(make_rig, config_text="[Energy]\nLowEnergyMode=on\n")
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("SampleIntervalMsec", 2000, CHANGE)
