@@ -50,7 +50,7 @@ public final class Daemon {
     private var lastMotion: Double?
 
     // Energy: the sources and what they say.
-    private var energy: EnergySources?
+    private(set) var energy: EnergySources?
     /// `SetLowEnergyMode()`'s override of the configured flag, until the next reload.
     var runtimeLowEnergy: LowEnergySetting?
     private(set) var thermal: ThermalMonitor
@@ -81,6 +81,16 @@ public final class Daemon {
     var lastSwitchLid: Bool?
     /// The virtual tablet-mode switch, while the hinge decides.
     var virtualSwitch: VirtualTabletSwitch?
+    /// The hinge angle and posture from the display and base readings.
+    var hinge: HingeEstimator
+    /// When the hinge estimator last had a reading (monotonic seconds).
+    var lastHingeUpdate: Double?
+    /// The one tablet-mode decision.
+    var tabletDecision: TabletModeDecision
+    /// The suspect base mount matrix has been logged.
+    var hingeMountMatrixReported = false
+    /// The source the virtual switch was last considered for.
+    var virtualSwitchSource = TabletModeSource.none
     /// The virtual switch could not be made (until the source changes).
     var virtualSwitchFailed = false
     var virtualSwitchProblems = ProblemLog()
@@ -99,6 +109,8 @@ public final class Daemon {
         self.estimator = OrientationEstimator(settings: settings.estimator)
         self.interfacePolicy = InterfaceOrientationPolicy(allowed: settings.allowedInterfaceOrientations)
         self.thermal = ThermalMonitor(settings: settings.thermal)
+        self.hinge = HingeEstimator(settings: settings.tabletMode)
+        self.tabletDecision = TabletModeDecision(settings: settings.tabletMode)
     }
 
     deinit {
@@ -151,6 +163,7 @@ public final class Daemon {
                 onPauseChange: { [unowned self] resumed in
                     // Nothing decided before the sleep may be announced as fresh.
                     if resumed { self.resetEstimate() }
+                    self.hingeLidOrSleepChanged(resumed: resumed)
                     self.updateSampling()
                 })
             findTabletModeSwitches()
@@ -211,6 +224,7 @@ public final class Daemon {
     /// the claims stay.
     private func takeAccelerometer(_ choice: AccelerometerChoice) {
         let previous = acquisition?.info.syspath
+        let previousBase = baseAcquisition?.info.syspath
         let wasSampling = plan != .off
         if choice.reason != sensorChoice { Log.info("accelerometer: \(choice.reason)") }
         sensorChoice = choice.reason
@@ -244,6 +258,10 @@ public final class Daemon {
             } catch {
                 Log.error("cannot use the base accelerometer: \(error)")
             }
+        }
+        if baseAcquisition?.info.syspath != previousBase {
+            hinge = HingeEstimator(settings: settings.tabletMode)
+            hingeMountMatrixReported = false
         }
         guard bus != nil else { return }  // at start-up, before the bus: nothing to announce
         updateTabletMode()
@@ -299,6 +317,12 @@ public final class Daemon {
             announce(device: deviceOrientation, interface: interfacePolicy.orientation)
         }
         thermal.settings = settings.thermal
+        if settings.tabletMode != previous.tabletMode {
+            hinge = HingeEstimator(settings: settings.tabletMode)
+            tabletDecision = TabletModeDecision(settings: settings.tabletMode)
+            updateTabletMode()
+        }
+        if settings.lockInLaptopMode != previous.lockInLaptopMode { applyLaptopLock() }
         if settings.sensorPin != previous.sensorPin || settings.mountMatrixOverride != previous.mountMatrixOverride {
             takeAccelerometer(AccelerometerDiscovery.choose(settings))
         }
@@ -359,7 +383,9 @@ public final class Daemon {
             claims: claimants.count, pendingReads: pendingReads.count,
             hasAccelerometer: acquisition != nil, moving: estimator.isSettling,
             secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: !lowEnergyReasons.isEmpty,
-            thermalState: thermal.state, paused: isPaused)
+            thermalState: thermal.state, paused: isPaused, virtualSwitch: virtualSwitch != nil,
+            hingeMoving: hinge.lastMotionTime != nil && hinge.lastMotionTime == lastHingeUpdate,
+            secondsSinceHingeMotion: hinge.lastMotionTime.map { now - $0 }, lidClosed: lidClosed)
         let next = settings.sampling.plan(inputs)
         let previous = plan
         guard next != previous, let acquisition else { return }
@@ -403,10 +429,10 @@ public final class Daemon {
             lastThermalRead = time
             readThermalZones()
         }
-        // The base sensor in the same wakeup, for the hinge.
-        baseAcquisition?.readOnce()
         let decided = estimator.update(reading, at: time)
         if decided != .unknown { publish(decided) }
+        // The base sensor in the same wakeup, for the hinge.
+        takeHingeReading(display: reading, at: time)
         updateSensorProxyTilt()
         if estimator.isSettling { lastMotion = time }
         if !pendingReads.isEmpty && estimator.orientation != .unknown {
@@ -418,7 +444,21 @@ public final class Daemon {
     /// Announces a decided device orientation and the interface orientation it implies.
     private func publish(_ device: DeviceOrientation) {
         guard device != deviceOrientation else { return }
-        announce(device: device, interface: interfacePolicy.update(device: device))
+        announce(device: device, interface: interfacePolicy.update(device: device, laptopLock: laptopLocked))
+    }
+
+    /// `[Orientation] LockInLaptopMode=` is in effect and the device is not in tablet mode:
+    /// the interface orientation stays the laptop's upright one.
+    var laptopLocked: Bool {
+        settings.locksInLaptopMode(tabletModeSource: tablet.source) && !tablet.mode
+    }
+
+    /// Applies the laptop-mode lock, or its end, to the interface orientation at once (once
+    /// there is a device orientation to follow; the device orientation is never locked).
+    func applyLaptopLock() {
+        guard let device = estimator.lastUprightOrientation ?? (deviceOrientation.isUpright ? deviceOrientation : nil)
+        else { return }
+        announce(device: deviceOrientation, interface: interfacePolicy.update(device: device, laptopLock: laptopLocked))
     }
 
     /// Takes new orientations and emits `PropertiesChanged` and the change signals for
@@ -458,5 +498,6 @@ public final class Daemon {
     private func resetEstimate() {
         estimator.reset()
         lastMotion = nil
+        hinge.forgetContinuity()
     }
 }

@@ -191,9 +191,9 @@ extension Daemon {
         case .thermalState: return Bus.append(reply, string: thermal.state.rawValue)
         case .sampleIntervalMsec: return Bus.append(reply, uint32: plan.intervalMsec)
         case .tabletMode: return Bus.append(reply, bool: tablet.mode)
-        case .tabletModeSource: return Bus.append(reply, string: tablet.source)
+        case .tabletModeSource: return Bus.append(reply, string: tablet.source.name)
         case .hingeAngle: return Bus.append(reply, double: tablet.angle ?? -1)
-        case .hingeState: return Bus.append(reply, string: tablet.hingeState)
+        case .hingeState: return Bus.append(reply, string: tablet.hingeState.name)
         }
     }
 

@@ -90,32 +90,94 @@ extension Daemon {
         if lid != lastSwitchLid {
             lastSwitchLid = lid
             if let lid { Log.info(lid ? "lid closed (switch)" : "lid open (switch)") }
+            hingeLidOrSleepChanged(resumed: false)
             updateSampling()
+            return
         }
         updateTabletMode()
+    }
+
+    // MARK: - The hinge and the decision
+
+    /// The lid as the hinge and the decision see it: a tablet-mode switch's `SW_LID`, logind's
+    /// `LidClosed` or UPower's `LidIsClosed`; unknown when nobody says.
+    var lidState: LidState {
+        if lidClosed { return .closed }
+        return switchLidClosed != nil || energy?.reportsLid == true ? .open : .unknown
+    }
+
+    /// One display reading (with the base read in the same wakeup): the hinge estimate from
+    /// the pair, when the base reading is fresh, then the decision.
+    func takeHingeReading(display: Vector3, at time: Double) {
+        guard let base = baseAcquisition else { return }
+        // Read the base at most once per sampling interval (a buffered display may deliver
+        // several readings in one wakeup); pair only readings at most one interval apart.
+        let interval = Double(max(plan.intervalMsec, 1)) / 1000
+        if baseReading.map({ time - $0.time >= interval / 2 || time < $0.time }) ?? true { base.readOnce() }
+        guard let pair = baseReading, abs(time - pair.time) <= interval else { return }
+        let before = hinge.estimate
+        let estimate = hinge.update(display: display, base: pair.reading, lid: lidState, at: time)
+        lastHingeUpdate = time
+        note(estimate, after: before)
+        if hinge.suspectMountMatrix && !hingeMountMatrixReported {
+            hingeMountMatrixReported = true
+            Log.warning(
+                "the display and base accelerometers disagree on the hinge axis: the base mount matrix (\(base.info.mountMatrixSource)) is probably wrong"
+            )
+        }
+        updateTabletMode(at: time, fresh: true)
+    }
+
+    /// The lid or suspend changed: the hinge and the decision learn it.
+    func hingeLidOrSleepChanged(resumed: Bool) {
+        let now = monotonicSeconds()
+        if resumed { hinge.forgetContinuity() }
+        let before = hinge.estimate
+        note(hinge.lidChanged(lidState, at: now), after: before)
+        updateTabletMode(at: now)
+    }
+
+    /// Logs why the hinge estimate holds when that changes, and a lid switch not believed.
+    private func note(_ estimate: HingeEstimate, after before: HingeEstimate) {
+        if estimate.hold != before.hold {
+            Log.debug("hinge: \(estimate.hold.map { "holding (\($0))" } ?? "following the readings")")
+        }
+        if estimate.lidContradicted && !before.lidContradicted {
+            Log.notice(
+                "the lid switch says closed while the hinge was just seen folded back: the switch is taken to trip on a fold, the hinge decides"
+            )
+        }
     }
 
     // MARK: - What the bus shows
 
     /// Recomputes tablet mode from its source, announces what changed and keeps the virtual
-    /// switch in step.
-    func updateTabletMode() {
+    /// switch in step. `fresh`: the hinge estimate comes from a reading just taken (only such
+    /// an estimate counts as evidence for the decision).
+    func updateTabletMode(at time: Double = monotonicSeconds(), fresh: Bool = false) {
+        let source = TabletModeSource.resolve(
+            settings.tabletMode.source, hasSwitch: hardwareSwitch != nil,
+            hasHinge: acquisition != nil && baseAcquisition != nil)
+        var estimate = hinge.estimate
+        if !fresh { estimate.trustworthy = false }
         var next = TabletModeShown()
-        next.source = resolvedTabletModeSource
-        switch next.source {
-        case "switch": next.mode = hardwareSwitch?.tabletMode ?? false
-        default: next.mode = false
+        next.source = source
+        next.mode = tabletDecision.update(
+            source: source, switchState: hardwareSwitch?.tabletMode, hinge: estimate, lid: lidState, at: time)
+        if baseAcquisition != nil {
+            next.hingeState = hinge.estimate.state
+            next.angle = hinge.estimate.angle
+            // HingeAngle moves by at least the deadband, so a still device sends no noise.
+            if let shown = tablet.angle, let angle = next.angle,
+                abs(angle - shown) < settings.tabletMode.publishDeadband
+            {
+                next.angle = shown
+            }
         }
+        let lockChanged = next.mode != tablet.mode || next.source != tablet.source
         show(next)
+        if lockChanged { applyLaptopLock() }
         updateVirtualSwitch()
-    }
-
-    /// `[TabletMode] Source=auto`: a hardware switch when one exists, else the hinge when a
-    /// display and a base accelerometer exist, else none.
-    var resolvedTabletModeSource: String {
-        if hardwareSwitch != nil { return "switch" }
-        if acquisition != nil && baseAcquisition != nil { return "hinge" }
-        return "none"
     }
 
     /// Takes what the bus shows and emits `PropertiesChanged` (and `TabletModeChanged`) for
@@ -128,10 +190,13 @@ extension Daemon {
         if next.mode != previous.mode { changed.append(.tabletMode) }
         if next.source != previous.source {
             changed.append(.tabletModeSource)
-            Log.info("tablet mode from: \(next.source)")
+            Log.info("tablet mode from: \(next.source.name)")
         }
         if next.angle != previous.angle { changed.append(.hingeAngle) }
-        if next.hingeState != previous.hingeState { changed.append(.hingeState) }
+        if next.hingeState != previous.hingeState {
+            changed.append(.hingeState)
+            Log.info("hinge \(next.hingeState.name)\(next.angle.map { " at \(Int($0.rounded())) degrees" } ?? "")")
+        }
         emitPropertiesChanged(changed)
         if next.mode != previous.mode {
             Log.info(next.mode ? "tablet mode on" : "tablet mode off")
@@ -141,25 +206,32 @@ extension Daemon {
 
     // MARK: - The virtual switch
 
-    /// Creates, updates or destroys the virtual switch as the source and the setting want.
+    /// Creates, updates or destroys the virtual switch as the source and
+    /// `[TabletMode] VirtualSwitch=` want; its coming and going changes the sampling plan.
     func updateVirtualSwitch() {
-        let wanted = tablet.source == "hinge"
-        if !wanted {
+        if tablet.source != virtualSwitchSource {
+            // A new source: a failed creation may be tried again.
+            virtualSwitchSource = tablet.source
+            virtualSwitchFailed = false
+        }
+        let existed = virtualSwitch != nil
+        defer { if existed != (virtualSwitch != nil) { updateSampling() } }
+        guard settings.tabletMode.virtualSwitch.wantsVirtualSwitch(source: tablet.source) else {
             if virtualSwitch != nil { Log.info("removing the virtual tablet-mode switch") }
             virtualSwitch = nil
-            virtualSwitchProblems.resolve(VirtualTabletSwitch.devnode)
             return
         }
         if let virtualSwitch {
             do {
                 try virtualSwitch.send(tablet.mode)
+                virtualSwitchProblems.resolve(VirtualTabletSwitch.devnode)
             } catch {
                 virtualSwitchProblems.report(
                     VirtualTabletSwitch.devnode, "cannot update the virtual tablet-mode switch: \(error)")
             }
             return
         }
-        // One attempt per source change: a missing or forbidden /dev/uinput stays so.
+        // One attempt per source: a missing or forbidden /dev/uinput stays so.
         guard !virtualSwitchFailed else { return }
         do {
             virtualSwitch = try VirtualTabletSwitch(tabletMode: tablet.mode)

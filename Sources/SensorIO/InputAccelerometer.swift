@@ -118,7 +118,8 @@ final class InputPollInterval {
             guard let text = Sysfs.readIfPresent(path, consequence: "leaving the driver's poll interval as it is:")
             else { return nil }
             guard let value = UInt32(text.trimmingASCIIWhitespace()) else {
-                Log.warning("\(path): ignoring '\(text.trimmingASCIIWhitespace().prefix(32))': not a number of milliseconds")
+                Log.warning(
+                    "\(path): ignoring '\(text.trimmingASCIIWhitespace().prefix(32))': not a number of milliseconds")
                 return nil
             }
             return value

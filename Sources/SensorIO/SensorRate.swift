@@ -14,7 +14,10 @@ final class SensorRate {
         for prefix in ["", "in_accel_"] {
             let path = "\(syspath)/\(prefix)sampling_frequency"
             let consequence = "leaving the sampling frequency as it is:"
-            guard let original = Sysfs.readIfPresent(path, consequence: consequence).map({ String($0.trimmingASCIIWhitespace()) }),
+            guard
+                let original = Sysfs.readIfPresent(path, consequence: consequence).map({
+                    String($0.trimmingASCIIWhitespace())
+                }),
                 !original.isEmpty, let text = Sysfs.readIfPresent("\(path)_available", consequence: consequence)
             else { continue }
             guard let available = SamplingFrequency.parseAvailable(text) else {

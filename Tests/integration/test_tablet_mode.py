@@ -194,3 +194,177 @@ def test_virtual_switch_without_uinput_is_one_log_line(make_rig):
     with rig.bus_client(start=True):
         rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
     assert len(log_lines_naming(rig, "/dev/uinput")) == 1
+
+
+# ---------------------------------------------------------------------------
+# the hinge
+
+
+def sweep(rig, start, stop, step=10, pause=0.15):
+    """Fold the hinge from start to stop degrees (base flat) in steps, pausing between."""
+    angle = start
+    direction = 1 if stop >= start else -1
+    while (stop - angle) * direction > 0:
+        angle += direction * min(step, abs(stop - angle))
+        set_hinge(rig, angle)
+        time.sleep(pause)
+
+
+def near(value, target, tolerance=3.0):
+    return abs(value - target) <= tolerance
+
+
+@pytest.mark.timeout(60)
+def test_fold_sweep_through_tablet_mode_and_back_on_the_bus(make_rig):
+    rig = tablet_rig(make_rig)
+    client = rig.bus_client(signals=True)
+    # Only the virtual switch wants the hinge: sampling runs without a claim.
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    assert rig.get_property("HingeState") == "concave"
+    assert rig.get_property("TabletMode") is False
+    sweep(rig, 90, 180)
+    rig.wait_for_property("HingeState", "flat", CHANGE)
+    assert rig.get_property("TabletMode") is False  # flat is not past EnterAngle=200
+    sweep(rig, 180, 300)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    rig.wait_for_property("HingeState", "convex", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 300), CHANGE, what="HingeAngle 300")
+    wait_until(lambda: rig.uinput.written()[-2:] == state_events(True), CHANGE,
+               what="the virtual switch's tablet-mode event")
+    sweep(rig, 300, 90)
+    rig.wait_for_property("TabletMode", False, CHANGE)
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    wait_until(lambda: rig.uinput.written()[-2:] == state_events(False), CHANGE,
+               what="the virtual switch's laptop-mode event")
+    seen = []
+    deadline = time.monotonic() + CHANGE
+    while time.monotonic() < deadline and seen != [True, False]:
+        seen += tablet_signals(client)
+    assert seen == [True, False]
+    # Each change written once: created with 0, then 1, then 0.
+    assert rig.uinput.written() == state_events(False) + state_events(True) + state_events(False)
+
+
+@pytest.mark.timeout(40)
+def test_hinge_vertical_changes_nothing(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    # The whole device turned so that gravity lies within 10 degrees of the hinge: any fold
+    # now is undefined, and must change nothing.
+    vertical = (9.66, 0.0, 1.70)
+    for angle in (90, 150, 220, 300, 330):
+        set_hinge(rig, angle, base=vertical)
+        time.sleep(0.3)
+    rig.assert_property_stays("TabletMode", False, 2.0)
+    assert near(rig.get_property("HingeAngle"), 90)
+    assert rig.get_property("HingeState") == "concave"
+    assert rig.uinput.written() == state_events(False)
+
+
+def test_logind_lid_closed_is_closed_and_stops_the_hinge(make_rig):
+    mocks = {}
+    rig = tablet_rig(make_rig, theta=120,
+                     setup=lambda r: mocks.update(logind=em.start_logind(r, lid_closed=False)))
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    em.set_logind_lid(mocks["logind"], True)
+    rig.wait_for_property("HingeState", "closed", CHANGE)
+    assert rig.get_property("HingeAngle") == 0
+    assert rig.get_property("TabletMode") is False
+    # Nothing to read while the lid is closed, even for the virtual switch.
+    rig.wait_for_property("Active", False, CHANGE)
+    em.set_logind_lid(mocks["logind"], False)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 120), CHANGE, what="HingeAngle 120")
+
+
+def test_lid_switch_closing_when_folded_back_is_not_believed(make_rig):
+    """Some convertibles' lid magnets trip when folded to 360: a lid closing while the hinge
+    was just seen folded back leaves tablet mode on, and says so once."""
+    mocks = {}
+    rig = tablet_rig(make_rig, theta=300,
+                     setup=lambda r: mocks.update(logind=em.start_logind(r, lid_closed=False)))
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    em.set_logind_lid(mocks["logind"], True)
+    wait_until(lambda: log_lines_naming(rig, "lid switch says closed"), CHANGE,
+               what="the notice about the lid switch")
+    rig.assert_property_stays("TabletMode", True, 1.0)
+    assert len(log_lines_naming(rig, "lid switch says closed")) == 1
+
+
+def test_hardware_switch_lid_closes_the_hinge(make_rig):
+    rig = tablet_rig(make_rig, theta=120, switch={"tablet": False, "lid": False},
+                     config_text="[TabletMode]\nSource=hinge\n")
+    assert rig.get_property("TabletModeSource") == "hinge"
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    rig.switch.set(lid=True)
+    rig.wait_for_property("HingeState", "closed", CHANGE)
+    rig.wait_for_property("Active", False, CHANGE)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(40)
+def test_no_wakeups_with_two_sensors_and_no_claim_or_switch(make_rig):
+    rig = tablet_rig(make_rig, config_text="[TabletMode]\nVirtualSwitch=no\n")
+    assert rig.get_property("TabletModeSource") == "hinge"
+    assert rig.get_property("Active") is False
+    assert rig.uinput.snapshot() == []
+    claimer = rig.bus_client(start=True)
+    rig.wait_for_property("Active", True, 2.0)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    claimer.stop()
+    rig.wait_for_property("Active", False, CHANGE)
+    time.sleep(0.5)
+    before = rig.daemon.ctxt_switches()[0]
+    time.sleep(10)
+    wakeups = rig.daemon.ctxt_switches()[0] - before
+    assert wakeups <= 2, "the idle daemon woke up %d times in 10 s" % wakeups
+
+
+@pytest.mark.timeout(40)
+def test_virtual_switch_alone_samples_at_the_hinge_interval(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    set_hinge(rig, 120)
+    rig.wait_for_property("SampleIntervalMsec", 100, CHANGE)  # the hinge moves
+    rig.wait_for_property("SampleIntervalMsec", 1000, 10.0)  # still again
+
+
+# ---------------------------------------------------------------------------
+# the laptop-mode lock
+
+
+@pytest.mark.parametrize("lock", [None, "no"])
+@pytest.mark.timeout(40)
+def test_laptop_on_its_side_keeps_its_interface_orientation(make_rig, lock):
+    config_text = "[Orientation]\nLockInLaptopMode=%s\n" % lock if lock else ""
+    rig = tablet_rig(make_rig, config_text=config_text)
+    rig.bus_client(start=True)
+    rig.wait_for_property("InterfaceOrientation", "portrait", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    # The open laptop lies on its right side: both halves read gravity along +x.
+    side = (9.80665, 0.0, 0.0)
+    rig.display.set_gravity(*side)
+    rig.base.set_gravity(*side)
+    rig.wait_for_property("DeviceOrientation", "landscape-right", CHANGE)
+    if lock is None:  # the default with a tablet-mode source: locked while a laptop
+        rig.assert_property_stays("InterfaceOrientation", "portrait", 1.0)
+        assert rig.get_property("TabletMode") is False
+        # Folded into a tent it is a tablet: the interface follows the device again.
+        set_hinge(rig, 90)
+        time.sleep(0.5)
+        sweep(rig, 90, 300)
+        rig.wait_for_property("TabletMode", True, CHANGE)
+        rig.wait_for_property("DeviceOrientation", "portrait-upside-down", CHANGE)
+        rig.wait_for_property("InterfaceOrientation", "portrait-upside-down", CHANGE)
+    else:
+        rig.wait_for_property("InterfaceOrientation", "landscape-left", CHANGE)
+
+
+def test_low_energy_slows_the_hinge_interval(make_rig):
+    rig = tablet_rig(make_rig, config_text="[Energy]\nLowEnergyMode=on\n")
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("SampleIntervalMsec", 2000, CHANGE)
