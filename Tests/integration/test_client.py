@@ -279,3 +279,41 @@ def test_monitor_tablet_mode_option_on_a_machine_without_it(rig):
     assert client.proc.poll() is None
     assert client.reader.drain() == []  # no source: nothing to say
     kill_process(client.proc, signal.SIGTERM, 2.0)
+
+
+def test_monitor_and_status_follow_the_hinge(make_rig):
+    from test_tablet_mode import set_hinge, tablet_rig
+    rig = tablet_rig(make_rig, theta=100)
+    client = rig.start_client("monitor", "--json", "--tablet-mode")
+    reader = client.reader
+    objects = []
+
+    def expect(stream, key, value):
+        def match(line):
+            obj = json.loads(line)
+            objects.append(obj)
+            return obj["stream"] == stream and obj[key] == value
+        reader.expect(match, CHANGE, "%s %s" % (stream, value))
+        return objects[-1]
+
+    laptop = expect("tablet-mode", "mode", "laptop")
+    assert laptop == {"stream": "tablet-mode", "mode": "laptop", "tablet": False, "source": "hinge"}
+    concave = expect("hinge-state", "state", "concave")
+    assert set(concave) == {"stream", "state", "angle"}
+    assert concave["angle"] == -1 or abs(concave["angle"] - 100) < 5, concave
+    set_hinge(rig, 180)
+    flat = expect("hinge-state", "state", "flat")
+    assert 160 < flat["angle"] < 200, flat
+    for theta in (240, 300, 359):
+        set_hinge(rig, theta)
+        time.sleep(0.4)
+    expect("tablet-mode", "mode", "tablet")
+    expect("hinge-state", "state", "full")
+    assert {o["stream"] for o in objects} == {"tablet-mode", "hinge-state"}  # --tablet-mode only
+    # status shows the angle as it is now (the way to check a base sensor's mount matrix).
+    status = parse_status(rig.run_client("status").stdout)
+    assert (status["TabletMode"], status["TabletModeSource"], status["HingeState"]) == (
+        "yes", "hinge", "full")
+    assert re.match(r"^\d+(\.\d)?$", status["HingeAngle"]), status["HingeAngle"]
+    assert float(status["HingeAngle"]) > 340
+    kill_process(client.proc, signal.SIGTERM, 2.0)
