@@ -45,7 +45,7 @@ class ScriptRun:
     which close() ends.
     """
 
-    STANDINS = ("swaymsg", "xrandr", "xinput", "hyprctl", "hook")
+    STANDINS = ("swaymsg", "xrandr", "xinput", "hyprctl", "hook", "gsettings")
 
     def __init__(self, rig, tmp_path, argv, env=None):
         self.bin = tmp_path / "bin"
@@ -680,3 +680,23 @@ def test_wait_laptop_without_a_source_times_out(make_rig):
     rig = switch_rig(make_rig, switch=False)
     result = rig.run_client("wait", "laptop", "--timeout", "1")
     assert result.returncode == 3, result.stderr
+
+
+def man_page_example(page, after):
+    """The first .EX block of a man page after the text `after`, as a shell gets it."""
+    text = (REPO_ROOT / "docs/man" / page).read_text()
+    block = re.search(r"^\.EX\n(.*?)^\.EE$", text[text.index(after):], re.M | re.S).group(1)
+    return block.replace("\\-", "-").replace("\\(aq", "'").replace("\\e", "\\")
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_man_page_on_screen_keyboard_example(make_rig, tmp_path, scripts):
+    rig = switch_rig(make_rig)
+    example = man_page_example("motion-orientation.1", "on\\-screen keyboard")
+    assert example.startswith("motion-orientation exec --tablet-mode -- sh -c 'gsettings set \\\n")
+    run = scripts(rig, tmp_path, ["bash", "-c", example])
+    setting = ["set", "org.gnome.desktop.a11y.applications", "screen-keyboard-enabled"]
+    assert run.next_calls(1)[0]["args"] == setting + ["false"]
+    rig.switch.set(tablet=True)
+    assert run.next_calls(1)[0]["args"] == setting + ["true"]
