@@ -283,9 +283,9 @@ public struct HingeReplay: Sendable {
             last.map { $0.tabletMode != tablet || $0.state != estimate.state }
             ?? (tablet || estimate.state != .unknown)
         guard changed else { return nil }
-        let change = TabletModeChange(time: sample.time, tabletMode: tablet, state: estimate.state, angle: estimate.angle)
+        let change = TabletModeChange(
+            time: sample.time, tabletMode: tablet, state: estimate.state, angle: estimate.angle)
         last = change
         return change
     }
 }
-

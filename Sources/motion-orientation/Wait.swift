@@ -46,7 +46,9 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     case .tabletMode, .hingeState: names = tabletModes
     }
     guard names.contains(target) else {
-        let what = chosen == .tabletMode ? "a tablet mode" : chosen == .device ? "a device orientation" : "an interface orientation"
+        let what =
+            chosen == .tabletMode
+            ? "a tablet mode" : chosen == .device ? "a device orientation" : "an interface orientation"
         usageFailure("'\(target)' is not \(what); one of: \(names.joined(separator: ", "))")
     }
 
@@ -56,7 +58,8 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     func timedOut() -> Int32 {
         writeAll(
             STDERR_FILENO,
-            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen.rawValue) \(target)\n")
+            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen.rawValue) \(target)\n"
+        )
         return waitTimeoutStatus
     }
     let follower = try OrientationFollower(connection: DaemonConnection())
