@@ -79,6 +79,19 @@ struct OrientationState: Equatable {
         }
         return true
     }
+
+    /// Takes tablet mode and the hinge from a `GetAll` reply of the daemon's interface (the
+    /// orientations come from `ReadOrientation()` and the change signals).
+    mutating func takeTabletMode(fromAll reply: OpaquePointer) throws(SystemError) {
+        var next = self
+        try Bus.forEachProperty(reply) { name throws(SystemError) in
+            switch OrientationProperty(rawValue: name) {
+            case .deviceOrientation, .interfaceOrientation: return false
+            default: return try next.take(name, from: reply)
+            }
+        }
+        self = next
+    }
 }
 
 /// Follows the daemon's orientation on one sd-event loop: it holds a claim, hands every
@@ -155,14 +168,7 @@ final class OrientationFollower {
         ) { Bus.append($0, string: MotionOrientationBus.interface) }
         defer { sd_bus_message_unref(properties) }
         do throws(SystemError) {
-            var tablet = state
-            try Bus.forEachProperty(properties) { name throws(SystemError) in
-                switch OrientationProperty(rawValue: name) {
-                case .deviceOrientation, .interfaceOrientation: return false
-                default: return try tablet.take(name, from: properties)
-                }
-            }
-            state = tablet
+            try state.takeTabletMode(fromAll: properties)
         } catch {
             throw ClientError("cannot read the daemon's properties: \(error)")
         }
@@ -218,12 +224,41 @@ final class OrientationFollower {
             // A malformed signal from the daemon: the next good one brings the state.
             return
         }
-        // A value that repeats the state is no change: the daemon's own first decision can
-        // arrive after the reading that `begin()` took, or again after a restart.
+        adopt(next)
+    }
+
+    /// Takes a new state and reports each stream whose name changed. A value that repeats
+    /// the state is no change: the daemon's own first decision can arrive after the reading
+    /// that `begin()` took, or again after a restart.
+    private func adopt(_ next: OrientationState) {
         let before = state
         state = next
         for stream in OrientationStream.allCases where before.name(stream) != next.name(stream) {
             onChange(stream, next)
+        }
+    }
+
+    /// After a restart: the daemon's tablet mode and hinge as it serves them now (a restarted
+    /// daemon announces only what changes after its start). The orientations come with its
+    /// first decisions.
+    private func rereadTabletMode() {
+        Bus.callAsync(
+            connection.bus, service: MotionOrientationBus.name, path: MotionOrientationBus.path,
+            interface: FreedesktopBus.properties, method: "GetAll",
+            arguments: { Bus.append($0, string: MotionOrientationBus.interface) }
+        ) { [unowned self] result in
+            guard case .success(let reply) = result else {
+                // The daemon left again, or failed: its next PropertiesChanged brings the news.
+                return
+            }
+            var next = state
+            do {
+                try next.takeTabletMode(fromAll: reply)
+            } catch {
+                writeAll(STDERR_FILENO, "motion-orientation: cannot read the daemon's properties: \(error)\n")
+                return
+            }
+            adopt(next)
         }
     }
 
@@ -238,6 +273,7 @@ final class OrientationFollower {
                     writeAll(STDERR_FILENO, "motion-orientation: claiming again after a restart: \(failure)\n")
                 }
             }
+            rereadTabletMode()
         }
     }
 

@@ -317,3 +317,15 @@ def test_monitor_and_status_follow_the_hinge(make_rig):
     assert re.match(r"^\d+(\.\d)?$", status["HingeAngle"]), status["HingeAngle"]
     assert float(status["HingeAngle"]) > 340
     kill_process(client.proc, signal.SIGTERM, 2.0)
+
+
+@pytest.mark.timeout(45)
+def test_monitor_rereads_tablet_mode_after_a_daemon_restart(make_rig):
+    rig = switch_rig(make_rig)
+    client = rig.start_client("monitor", "--tablet-mode")
+    assert client.reader.next_line(CHANGE) == "tablet-mode laptop"
+    rig.daemon.stop()
+    rig.switch.set(tablet=True)  # folded while the daemon was away
+    rig.daemon.start()
+    client.reader.expect(lambda l: l == "tablet-mode tablet", CHANGE, "tablet after the restart")
+    kill_process(client.proc, signal.SIGTERM, 2.0)
