@@ -12,7 +12,7 @@ from pathlib import Path
 
 import rig
 
-from . import offline
+from . import offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import RING, SPURIOUS_TRACES, Motion, read_expected, read_trace, replay
 from .procfs import proc_counters, rates, rss_breakdown, rss_kib
@@ -329,6 +329,7 @@ class Bench:
                 self.run_once(index + 1, first=(index == 0))
         finally:
             self.rig.close()
+        tablet.measure(self)
             try:
                 os.rmdir(self.workdir)
             except OSError:
