@@ -29,6 +29,18 @@ public struct HingeEstimate: Equatable, Sendable {
 
     /// The `HingeAngle` bus value: the angle, or −1 when unknown.
     public var busAngle: Double { angle ?? -1 }
+
+    /// Whether `HingeAngle` should be announced again, given the bus value last announced
+    /// (`busAngle`, −1 for unknown): when it becomes known or unknown, or moves by at least
+    /// `deadband` degrees (`TabletModeSettings.publishDeadband`), or reaches 0 or 360 exactly
+    /// (closed and full are shown as such).
+    public func shouldPublish(after published: Double, deadband: Double) -> Bool {
+        let now = busAngle
+        if (now < 0) != (published < 0) { return true }
+        if now < 0 { return false }
+        if (now == 0 || now == 360) && now != published { return true }
+        return abs(now - published) >= deadband
+    }
 }
 
 /// The hinge angle and posture of a two-panel convertible, from paired display and base
@@ -45,12 +57,13 @@ public struct HingeEstimate: Equatable, Sendable {
 /// 3. Each sensor's own 1 g reference follows its steady, plausible readings (a mean, then a
 ///    5 s time constant), so a mis-scaled sensor is judged against itself.
 /// 4. Calm: each |a| within 10 % of its reference, no axis over 1.1 of it, and the normalised
-///    magnitude's spread over the last 0.3 s under 0.05 (hold `moving`); both normalised
+///    magnitude's spread over the last 0.3 s at most 0.1 (hold `moving`); both normalised
 ///    magnitudes agree within 0.1 (hold `magnitudeMismatch`).
-/// 5. The hinge axis far from vertical: the projection on the plane orthogonal to x at least
+/// 5. Both sensors agree on the hinge axis (hold `axisMismatch`; after 10 s,
+///    `suspectMountMatrix`). Checked before the next rule: a wrong matrix often puts the base's
+///    gravity along its x.
+/// 6. The hinge axis far from vertical: the projection on the plane orthogonal to x at least
 ///    0.46 of |a| to stay trusted, 0.50 to be trusted again (hold `hingeVertical`).
-/// 6. Both sensors agree on the hinge axis (hold `axisMismatch`; after 10 s,
-///    `suspectMountMatrix`).
 /// 7. 0 versus 360: the representative of the raw angle nearest the last trustworthy angle, if
 ///    that is at most 2.5 s old, clamped to 0...360; without it, a raw angle within 20 of 0/360
 ///    is ambiguous (hold `ambiguousWrap`) and, with the lid switch open, taken as full once that
@@ -124,6 +137,8 @@ public struct HingeEstimator: Sendable {
     var axisMismatchSince: Double?
     /// The lid state last seen.
     var lid = LidState.unknown
+    /// The last angle is the lid's 0, not a measurement: the next one starts the filter afresh.
+    var restartFilter = false
 
     /// Feeds one pair of readings (both after their mount matrices, m/s^2, any scale) taken at
     /// `time` (monotonic seconds), with the lid switch's state; returns the estimate.
@@ -157,7 +172,8 @@ public struct HingeEstimator: Sendable {
         let tolerance = settings.calmMagnitudeTolerance
         guard abs(dn - 1) <= tolerance, abs(bn - 1) <= tolerance,
             axisMax(display, dRef) <= settings.axisMaxFraction, axisMax(base, bRef) <= settings.axisMaxFraction,
-            spread(window.map { $0.display }) <= settings.calmSpread, spread(window.map { $0.base }) <= settings.calmSpread
+            spread(window.map { $0.display }) <= settings.calmSpread,
+            spread(window.map { $0.base }) <= settings.calmSpread
         else {
             return hold(.moving)
         }
@@ -165,12 +181,6 @@ public struct HingeEstimator: Sendable {
             lastMotionTime = time
             return hold(.magnitudeMismatch)
         }
-        if hingeVertical {
-            hingeVertical = sample.projected < max(settings.hingeVerticalEnter, settings.hingeVerticalLeave)
-        } else {
-            hingeVertical = sample.projected < settings.hingeVerticalLeave
-        }
-        if hingeVertical { return hold(.hingeVertical) }
         guard sample.axisMismatch <= settings.axisMismatchLimit else {
             lastMotionTime = time
             let since = axisMismatchSince ?? time
@@ -179,11 +189,18 @@ public struct HingeEstimator: Sendable {
             return hold(.axisMismatch)
         }
         axisMismatchSince = nil
+        if hingeVertical {
+            hingeVertical = sample.projected < max(settings.hingeVerticalEnter, settings.hingeVerticalLeave)
+        } else {
+            hingeVertical = sample.projected < settings.hingeVerticalLeave
+        }
+        if hingeVertical { return hold(.hingeVertical) }
 
         // 0 versus 360.
         let raw = sample.degrees
         let previous: Double?
-        if let angle = estimate.angle, let last = lastTrustTime, time >= last, time - last <= settings.continuityWindow {
+        if let angle = estimate.angle, let last = lastTrustTime, time >= last, time - last <= settings.continuityWindow
+        {
             previous = angle
         } else {
             previous = nil
@@ -207,7 +224,7 @@ public struct HingeEstimator: Sendable {
 
         // Low-pass filter from the real time step; more smoothing near vertical.
         var angle = resolved
-        if let previous, let last = lastTrustTime {
+        if let previous, let last = lastTrustTime, !restartFilter {
             if abs(resolved - previous) >= settings.motionStep { lastMotionTime = time }
             let ramp = settings.smoothingStart - settings.hingeVerticalLeave
             let nearness = ramp > 0 ? min(max((settings.smoothingStart - sample.projected) / ramp, 0), 1) : 0
@@ -217,6 +234,7 @@ public struct HingeEstimator: Sendable {
             angle = previous + alpha * (resolved - previous)
         }
         lastTrustTime = time
+        restartFilter = false
         estimate.angle = angle
         estimate.trustworthy = true
         estimate.hold = nil
@@ -237,6 +255,7 @@ public struct HingeEstimator: Sendable {
             if !estimate.lidContradicted {
                 estimate = HingeEstimate(angle: 0, trustworthy: false, state: .closed, hold: .lidClosed)
                 lastTrustTime = time
+                restartFilter = true
                 ambiguousSince = nil
             }
         } else if lid == .closed {
@@ -244,6 +263,7 @@ public struct HingeEstimator: Sendable {
             if !estimate.lidContradicted {
                 estimate.angle = 0
                 lastTrustTime = time
+                restartFilter = true
             }
             estimate.lidContradicted = false
         }

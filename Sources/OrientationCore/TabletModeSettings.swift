@@ -116,8 +116,9 @@ public struct TabletModeSettings: Sendable, Equatable {
     public var calmWindow = 0.3
 
     /// Largest spread (max − min) of a sensor's normalised magnitude over `calmWindow`.
-    /// Default 0.05: a resting device varies by about 0.01; a hand moving it, more.
-    public var calmSpread = 0.05
+    /// Default 0.10: about two standard deviations of 0.05 g, the "little variance" that noisy
+    /// sensors (0.02 g per axis) still show at rest; walking (0.2 g bounces) and shaking exceed it.
+    public var calmSpread = 0.10
 
     // MARK: The hinge axis
 
@@ -296,7 +297,8 @@ public struct TabletModeSettings: Sendable, Equatable {
             problems.append(
                 EstimatorSettings.Problem(
                     name: "exitAngle", value: exitAngle,
-                    allowed: Self.exitAngleRange.lowerBound...max(Self.exitAngleRange.lowerBound, enterAngle - minimumAngleGap)))
+                    allowed: Self.exitAngleRange
+                        .lowerBound...max(Self.exitAngleRange.lowerBound, enterAngle - minimumAngleGap)))
         }
         return problems
     }

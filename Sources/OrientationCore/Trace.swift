@@ -217,7 +217,8 @@ extension Trace {
                 ?? (tablet || estimate.state != .unknown)
             {
                 changes.append(
-                    TabletModeChange(time: sample.time, tabletMode: tablet, state: estimate.state, angle: estimate.angle))
+                    TabletModeChange(
+                        time: sample.time, tabletMode: tablet, state: estimate.state, angle: estimate.angle))
             }
         }
         return changes

@@ -65,8 +65,8 @@ struct HingeTraceGenerator: Sendable {
     var duration: Double
     /// The pose over time.
     var motion: HingeMotion
-    /// Sensor noise, standard deviation per axis and sensor, m/s^2.
-    var noise = 0.02 * g
+    /// Sensor noise, standard deviation per axis and sensor, m/s^2 (0.01 g: a typical MEMS sensor).
+    var noise = 0.01 * g
     /// A sway of the base (a lap), degrees peak, added to `sideways` and `forward` at 1 Hz and
     /// 0.7 Hz.
     var sway = 0.0

@@ -21,6 +21,10 @@
 //    `flapWindow`) and, per postural transition, the first decision after it began and its time
 //    from the transition's end. The exit status is 1 when a change falls inside a labelled
 //    activity during which the device does not turn (codes 1-5) or a flap occurs.
+// 4. With a directory that has `hinge/expected.txt` (Tests/traces/hinge), replays every
+//    two-sensor trace listed there with `Trace.replayHinge` and prints, per trace: name, lid
+//    switch, expected and decided tablet-mode sequence, final hinge state, the delay of the last
+//    tablet-mode change (from the time the motion passed the deciding angle) and the result.
 //
 // --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
@@ -330,6 +334,69 @@ func corpusRows(_ directory: String, settings: EstimatorSettings) -> [CorpusRow]
     }
 }
 
+// MARK: - Two-sensor corpus table
+
+/// One line of hinge/expected.txt (see the comment at its top) and its replay.
+struct HingeRow {
+    var name: String
+    var lid: LidState
+    var expected: [Bool]
+    var finalState: HingeState?
+    var end: Double?
+    var maxDelay: Double?
+    var changes: [TabletModeChange] = []
+    var error: String?
+
+    /// The tablet-mode sequence decided, starting with the initial laptop mode.
+    var decided: [Bool] {
+        var modes = [false]
+        for change in changes where change.tabletMode != modes.last { modes.append(change.tabletMode) }
+        return modes
+    }
+
+    /// Time from `end` to the last tablet-mode change.
+    var delay: Double? {
+        guard let end else { return nil }
+        var last: TabletModeChange?
+        var mode = false
+        for change in changes where change.tabletMode != mode {
+            last = change
+            mode = change.tabletMode
+        }
+        return last.map { $0.time - end }
+    }
+
+    var passed: Bool {
+        guard error == nil, decided == expected, changes.last?.state == finalState else { return false }
+        if let delay, let maxDelay { return delay >= 0 && delay <= maxDelay + 1e-9 }
+        return true
+    }
+
+    static func text(_ modes: [Bool]) -> String { modes.map { $0 ? "tablet" : "laptop" }.joined(separator: ">") }
+}
+
+func hingeRows(_ directory: String) -> [HingeRow] {
+    guard let manifest = readFile(directory + "/expected.txt") else { return [] }
+    return manifest.split(separator: "\n").compactMap { line -> HingeRow? in
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard words.count == 6, !words[0].hasPrefix("#") else { return nil }
+        var row = HingeRow(
+            name: words[0], lid: LidState(rawValue: words[1]) ?? .unknown,
+            expected: words[2].split(separator: ">").map { $0 == "tablet" }, finalState: HingeState(name: words[3]),
+            end: Double(words[4]), maxDelay: Double(words[5]))
+        guard let text = readFile(directory + "/" + row.name + ".csv") else {
+            row.error = "cannot read"
+            return row
+        }
+        do {
+            row.changes = Trace.replayHinge(try Trace.parse(text), lid: row.lid)
+        } catch {
+            row.error = "\(error)"
+        }
+        return row
+    }
+}
+
 // MARK: - Output
 
 func fixed(_ value: Double, _ decimals: Int) -> String {
@@ -415,7 +482,8 @@ if let recordingPath {
 let trace = syntheticTrace(count: 500_000)
 let throughput = measure(trace, passes: 5)
 let rows = directory.map { corpusRows($0, settings: settings) } ?? []
-let failed = rows.filter { !$0.passed }.count
+let hinge = directory.map { hingeRows($0 + "/hinge") } ?? []
+let failed = rows.filter { !$0.passed }.count + hinge.filter { !$0.passed }.count
 
 if json {
     var out = "{\"throughput\":{"
@@ -443,6 +511,14 @@ if json {
             if let error = row.error { item += ",\"error\":\(jsonString(error))" }
             return item + "}"
         }.joined(separator: ",")
+        out += "],\"hingeTraces\":["
+        out += hinge.map { row in
+            "{\"name\":\(jsonString(row.name)),\"lid\":\(jsonString(row.lid.rawValue)),"
+                + "\"expected\":\(jsonString(HingeRow.text(row.expected))),"
+                + "\"decided\":\(jsonString(HingeRow.text(row.decided))),"
+                + "\"state\":\(jsonString(row.changes.last?.state.name ?? "unknown")),"
+                + "\"delay\":\(row.delay.map { fixed($0, 4) } ?? "null"),\"ok\":\(row.passed)}"
+        }.joined(separator: ",")
         out += "],\"failed\":\(failed)"
     }
     print(out + "}")
@@ -468,8 +544,25 @@ if json {
                 padded(row.name, 22) + padded(String(row.samples), 8) + padded(delay, 8) + padded(result, 7)
                     + padded(judge, 14) + decisions)
         }
-        print("\(rows.count - failed) of \(rows.count) traces met their expected outcome")
+        let failedRows = rows.filter { !$0.passed }.count
+        print("\(rows.count - failedRows) of \(rows.count) traces met their expected outcome")
         print("(judge: decisions/delay of a per-sample judge like iio-sensor-proxy's, on the same trace)")
+        if !hinge.isEmpty {
+            print("")
+            print(
+                padded("two-sensor trace", 24) + padded("lid", 7) + padded("expected", 22) + padded("decided", 22)
+                    + padded("state", 9) + padded("delay", 8) + "result")
+            for row in hinge {
+                print(
+                    padded(row.name, 24) + padded(row.lid.rawValue, 7) + padded(HingeRow.text(row.expected), 22)
+                        + padded(row.error ?? HingeRow.text(row.decided), 22)
+                        + padded(row.changes.last?.state.name ?? "-", 9)
+                        + padded(row.delay.map { fixed($0, 3) } ?? "-", 8)
+                        + (row.passed ? "ok" : "FAIL"))
+            }
+            let failedHinge = hinge.filter { !$0.passed }.count
+            print("\(hinge.count - failedHinge) of \(hinge.count) two-sensor traces met their expected outcome")
+        }
     }
 }
 exit(failed == 0 ? 0 : 1)
