@@ -113,6 +113,7 @@ def test_hardware_switch_state_at_start_and_its_events(make_rig):
     assert (props["TabletModeSource"], props["TabletMode"], props["HingeAngle"]) == (
         "switch", True, -1.0)
     client = rig.bus_client(signals=True)
+    client.ping()  # answered once it is subscribed: no signal is missed from here on
     rig.switch.set(tablet=False)
     rig.wait_for_property("TabletMode", False, CHANGE)
     rig.switch.set(tablet=True)
@@ -218,6 +219,7 @@ def near(value, target, tolerance=3.0):
 def test_fold_sweep_through_tablet_mode_and_back_on_the_bus(make_rig):
     rig = tablet_rig(make_rig)
     client = rig.bus_client(signals=True)
+    client.ping()  # answered once it is subscribed: no signal is missed from here on
     # Only the virtual switch wants the hinge: sampling runs without a claim.
     rig.wait_for_property("Active", True, CHANGE)
     wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
