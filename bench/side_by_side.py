@@ -329,8 +329,8 @@ class Bench:
                 self.run_once(index + 1, first=(index == 0))
         finally:
             self.rig.close()
-        tablet.measure(self)
             try:
                 os.rmdir(self.workdir)
             except OSError:
                 pass
+        tablet.measure(self)
