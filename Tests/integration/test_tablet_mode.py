@@ -32,7 +32,7 @@ def state_events(tablet):
 
 
 def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
-               theta=90, setup=None):
+               theta=90, setup=None, base_attributes=None):
     """A rig with a display and/or a base accelerometer (at hinge angle theta, base flat), a
     hardware switch (FakeTabletModeSwitch keyword arguments, or None) and a fake
     /dev/uinput, set up before the daemon starts."""
@@ -46,7 +46,7 @@ def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, conf
     if base:
         rig.base = rig.add_accelerometer(
             name="iio:device1", gravity=b, mount_matrix=BASE_MOUNT_MATRIX,
-            extra_properties={"ACCEL_LOCATION": "base"})
+            extra_properties={"ACCEL_LOCATION": "base"}, extra_attributes=base_attributes)
     if switch is not None:
         rig.switch = FakeTabletModeSwitch(rig.testbed, **switch)
         rig._closeables.append(rig.switch)
@@ -368,3 +368,15 @@ def test_low_energy_slows_the_hinge_interval(make_rig):
     rig = tablet_rig(make_rig, config_text="[Energy]\nLowEnergyMode=on\n")
     rig.wait_for_property("Active", True, CHANGE)
     rig.wait_for_property("SampleIntervalMsec", 2000, CHANGE)
+
+
+def test_base_sensor_rate_follows_the_display_plan_and_is_restored(make_rig):
+    rig = tablet_rig(make_rig, base_attributes={
+        "sampling_frequency": "100", "sampling_frequency_available": "1 10 25 50 100"})
+    rate = rig.base.directory / "sampling_frequency"
+    # The virtual switch alone: both sensors every 1000 ms, so 1 Hz serves the base.
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: rate.read_text().strip() == "1", CHANGE, what="the base at 1 Hz")
+    code, _ = rig.daemon.stop()
+    assert code == 0
+    assert rate.read_text().strip() == "100", "the base's rate is not restored on exit"
