@@ -380,3 +380,17 @@ def test_base_sensor_rate_follows_the_display_plan_and_is_restored(make_rig):
     code, _ = rig.daemon.stop()
     assert code == 0
     assert rate.read_text().strip() == "100", "the base's rate is not restored on exit"
+
+
+def test_reload_with_virtual_switch_off_destroys_it_and_stops_sampling(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.reload("[TabletMode]\nVirtualSwitch=no\n")
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY after the reload")
+    rig.wait_for_property("Active", False, CHANGE)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    rig.reload("")
+    wait_until(lambda: [c for c in rig.uinput.snapshot() if c[0] == "UI_DEV_CREATE"] == [
+        ("UI_DEV_CREATE", None)] * 2, CHANGE, what="the virtual switch again")
+    rig.wait_for_property("Active", True, CHANGE)
