@@ -12,7 +12,7 @@ from pathlib import Path
 
 import rig
 
-from . import offline
+from . import offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import RING, SPURIOUS_TRACES, Motion, read_expected, read_trace, replay
 from .procfs import proc_counters, rates, rss_breakdown, rss_kib
@@ -333,3 +333,4 @@ class Bench:
                 os.rmdir(self.workdir)
             except OSError:
                 pass
+        tablet.measure(self)

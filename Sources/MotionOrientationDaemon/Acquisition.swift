@@ -77,6 +77,15 @@ final class Acquisition {
         if let sample = reader.read() { deliver(sample, at: monotonicSeconds()) }
     }
 
+    /// A follower's device rate, for the plan of the acquisition it follows (its wakeups are
+    /// the follower's); `.off` lets go of what sampling needs.
+    func followRate(of plan: SamplingPlan) {
+        switch plan {
+        case .off: reader.stopSampling()
+        case .every(let interval): reader.setSamplingInterval(msec: interval)
+        }
+    }
+
     /// Stops the timers and the buffer (the plan is the caller's to change).
     private func stopReading() {
         sampleTimer.disarm()

@@ -395,6 +395,7 @@ public final class Daemon {
             lastThermalRead = nil
         }
         acquisition.apply(next)
+        baseAcquisition?.followRate(of: next)
         switch next {
         case .off:
             Log.debug("sampling stopped")

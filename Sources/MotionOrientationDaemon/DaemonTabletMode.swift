@@ -166,13 +166,10 @@ extension Daemon {
             source: source, switchState: hardwareSwitch?.tabletMode, hinge: estimate, lid: lidState, at: time)
         if baseAcquisition != nil {
             next.hingeState = hinge.estimate.state
-            next.angle = hinge.estimate.angle
             // HingeAngle moves by at least the deadband, so a still device sends no noise.
-            if let shown = tablet.angle, let angle = next.angle,
-                abs(angle - shown) < settings.tabletMode.publishDeadband
-            {
-                next.angle = shown
-            }
+            next.angle =
+                hinge.estimate.shouldPublish(after: tablet.angle ?? -1, deadband: settings.tabletMode.publishDeadband)
+                ? hinge.estimate.angle : tablet.angle
         }
         let lockChanged = next.mode != tablet.mode || next.source != tablet.source
         show(next)

@@ -257,7 +257,8 @@ def test_default_config_has_every_key_commented():
         match = re.match(r"^#([A-Z][A-Za-z]+)=(.*)$", stripped)
         if match:
             keys[(current, match.group(1))] = match.group(2)
-    assert sections == ["Energy", "Compatibility", "Orientation", "Sensor", "Thermal", "Sampling"]
+    assert sections == ["Energy", "Compatibility", "Orientation", "TabletMode", "Sensor", "Thermal",
+                        "Sampling"]
     assert keys[("Energy", "LowEnergyMode")] == "auto"
     assert keys[("Energy", "BatteryLowPercent")] == "20"
     assert keys[("Sampling", "StillIntervalMsec")] == "700"
@@ -266,6 +267,12 @@ def test_default_config_has_every_key_commented():
         "portrait", "portrait-upside-down", "landscape-left", "landscape-right"]
     assert keys[("Orientation", "SettleTimeMsec")] == "200"
     assert keys[("Orientation", "SwitchAngle")] == "60"
+    assert keys[("Orientation", "LockInLaptopMode")] == ""
+    assert keys[("TabletMode", "Source")] == "auto"
+    assert keys[("TabletMode", "EnterAngle")] == "200"
+    assert keys[("TabletMode", "ExitAngle")] == "160"
+    assert keys[("TabletMode", "VirtualSwitch")] == "auto"
+    assert keys[("Sampling", "HingeIntervalMsec")] == "1000"
 
 
 @pytest.mark.daemon

@@ -32,7 +32,7 @@ def state_events(tablet):
 
 
 def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
-               theta=90, setup=None):
+               theta=90, setup=None, base_attributes=None):
     """A rig with a display and/or a base accelerometer (at hinge angle theta, base flat), a
     hardware switch (FakeTabletModeSwitch keyword arguments, or None) and a fake
     /dev/uinput, set up before the daemon starts."""
@@ -46,7 +46,7 @@ def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, conf
     if base:
         rig.base = rig.add_accelerometer(
             name="iio:device1", gravity=b, mount_matrix=BASE_MOUNT_MATRIX,
-            extra_properties={"ACCEL_LOCATION": "base"})
+            extra_properties={"ACCEL_LOCATION": "base"}, extra_attributes=base_attributes)
     if switch is not None:
         rig.switch = FakeTabletModeSwitch(rig.testbed, **switch)
         rig._closeables.append(rig.switch)
@@ -113,6 +113,7 @@ def test_hardware_switch_state_at_start_and_its_events(make_rig):
     assert (props["TabletModeSource"], props["TabletMode"], props["HingeAngle"]) == (
         "switch", True, -1.0)
     client = rig.bus_client(signals=True)
+    client.ping()  # answered once it is subscribed: no signal is missed from here on
     rig.switch.set(tablet=False)
     rig.wait_for_property("TabletMode", False, CHANGE)
     rig.switch.set(tablet=True)
@@ -218,6 +219,7 @@ def near(value, target, tolerance=3.0):
 def test_fold_sweep_through_tablet_mode_and_back_on_the_bus(make_rig):
     rig = tablet_rig(make_rig)
     client = rig.bus_client(signals=True)
+    client.ping()  # answered once it is subscribed: no signal is missed from here on
     # Only the virtual switch wants the hinge: sampling runs without a claim.
     rig.wait_for_property("Active", True, CHANGE)
     wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
@@ -317,9 +319,7 @@ def test_no_wakeups_with_two_sensors_and_no_claim_or_switch(make_rig):
     claimer.stop()
     rig.wait_for_property("Active", False, CHANGE)
     time.sleep(0.5)
-    before = rig.daemon.ctxt_switches()[0]
-    time.sleep(10)
-    wakeups = rig.daemon.ctxt_switches()[0] - before
+    wakeups = rig.daemon.wakeups_over(10)
     assert wakeups <= 2, "the idle daemon woke up %d times in 10 s" % wakeups
 
 
@@ -368,3 +368,29 @@ def test_low_energy_slows_the_hinge_interval(make_rig):
     rig = tablet_rig(make_rig, config_text="[Energy]\nLowEnergyMode=on\n")
     rig.wait_for_property("Active", True, CHANGE)
     rig.wait_for_property("SampleIntervalMsec", 2000, CHANGE)
+
+
+def test_base_sensor_rate_follows_the_display_plan_and_is_restored(make_rig):
+    rig = tablet_rig(make_rig, base_attributes={
+        "sampling_frequency": "100", "sampling_frequency_available": "1 10 25 50 100"})
+    rate = rig.base.directory / "sampling_frequency"
+    # The virtual switch alone: both sensors every 1000 ms, so 1 Hz serves the base.
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: rate.read_text().strip() == "1", CHANGE, what="the base at 1 Hz")
+    code, _ = rig.daemon.stop()
+    assert code == 0
+    assert rate.read_text().strip() == "100", "the base's rate is not restored on exit"
+
+
+def test_reload_with_virtual_switch_off_destroys_it_and_stops_sampling(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.reload("[TabletMode]\nVirtualSwitch=no\n")
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY after the reload")
+    rig.wait_for_property("Active", False, CHANGE)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    rig.reload("")
+    wait_until(lambda: [c for c in rig.uinput.snapshot() if c[0] == "UI_DEV_CREATE"] == [
+        ("UI_DEV_CREATE", None)] * 2, CHANGE, what="the virtual switch again")
+    rig.wait_for_property("Active", True, CHANGE)

@@ -21,12 +21,12 @@
 //    `flapWindow`) and, per postural transition, the first decision after it began and its time
 //    from the transition's end. The exit status is 1 when a change falls inside a labelled
 //    activity during which the device does not turn (codes 1-5) or a flap occurs.
-//
-// --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
-// 4. With a directory that has `hinge/expected.txt` (Tests/traces/hinge), also replays every
+// 4. With a directory that has `hinge/expected.txt` (Tests/traces/hinge), replays every
 //    two-sensor trace listed there with `Trace.replayHinge` and prints, per trace: name, lid
 //    switch, expected and decided tablet-mode sequence, final hinge state, the delay of the last
 //    tablet-mode change (from the time the motion passed the deciding angle) and the result.
+//
+// --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
 // Output is plain text lines, or one JSON object with --json.
 

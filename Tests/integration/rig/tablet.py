@@ -8,6 +8,7 @@ import math
 import os
 import struct
 import threading
+import time
 from pathlib import Path
 
 import gi
@@ -137,6 +138,7 @@ class FakeUinput:
         node.parent.mkdir(parents=True, exist_ok=True)
         node.touch()
         self.calls = []
+        self.write_times = []  # time.monotonic() of each write, in order
         self.lock = threading.Lock()
         self.handler = self._make_handler()
         testbed.attach_ioctl("/dev/uinput", self.handler)
@@ -148,6 +150,12 @@ class FakeUinput:
     def snapshot(self):
         with self.lock:
             return list(self.calls)
+
+    def writes(self):
+        """(time.monotonic(), events) of each write so far."""
+        with self.lock:
+            written = [events for name, events in self.calls if name == "write"]
+            return list(zip(self.write_times, written))
 
     def written(self):
         """The (type, code, value) events written so far, in order."""
@@ -182,6 +190,8 @@ class FakeUinput:
                 count = len(data) // INPUT_EVENT.size
                 events = [INPUT_EVENT.unpack_from(data, i * INPUT_EVENT.size)[2:]
                           for i in range(count)]
+                with fake.lock:
+                    fake.write_times.append(time.monotonic())
                 fake._record(("write", events))
                 client.complete(len(data), 0)
                 return True
