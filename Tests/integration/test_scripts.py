@@ -594,8 +594,9 @@ def test_help_lists_the_script_commands():
     result = subprocess.run([default_client(), "help"], capture_output=True, text=True,
                             timeout=10)
     assert result.returncode == 0
-    for text in ("exec [--interface|--device]", "wait [--device|--interface] ORIENTATION",
-                 "monitor [--device|--interface] [--json]", "3 when wait timed out"):
+    for text in ("exec [--interface|--device|--tablet-mode]", "wait [--device|--interface] ORIENTATION",
+                 "wait tablet|laptop [--timeout SECONDS]",
+                 "monitor [--device|--interface|--tablet-mode] [--json]", "3 when wait timed out"):
         assert text in result.stdout
 
 
