@@ -44,6 +44,11 @@ What it measures (DESIGN.md sections 5 and 6):
   * estimator-bench --json Tests/traces: throughput and the corpus table (its text output
     is printed first, as `make bench` always did).
   * binary sizes (and with their non-libc shared libraries).
+  * tablet mode (ours only, bench/tablet.py, a rig of its own: a display and a base
+    accelerometer, a fake /dev/uinput): wakeups/s with only the virtual tablet-mode switch
+    on and the device still (no claim); the time from a fold from 120 to 250 degrees,
+    written to sysfs while the hinge was still (the slow hinge interval), to the virtual
+    switch's EV_SW write.
 
 Noisy figures are shown as "median [min-max]" over --runs fresh starts of both daemons
 (default 3); reactions and spurious counts are pooled from the first run. It asserts

@@ -131,6 +131,17 @@ def build_table(results, args):
         t.add("reads_" + phase, "sensor reads, low energy, " + label, "1/s",
               reads(phase + "_reads", OURS), reads(phase + "_reads", ISP), digits=2,
               required=False)
+    # tablet mode (ours only: iio-sensor-proxy has none)
+    tab = R.get("tablet", {})
+    t.section("tablet mode: display + base accelerometers, fake /dev/uinput (ours only)")
+    w = tab.get("switch_only_still")
+    t.add("wakeups_switch_only", "wakeups, only the virtual switch on, still (every %s ms)"
+          % tab.get("switch_only_interval_msec", "?"), "1/s", w and w["wakeups"], None, digits=2,
+          target="~1", ratio=False)
+    fold = tab.get("fold_to_event_ms")
+    t.add("fold_to_event", "fold 120 -> 250 from still, written -> switch event (n=%d, missed %d)"
+          % (fold["n"] if fold else 0, tab.get("fold_missed", 0)), "ms", fold, None, digits=0,
+          ratio=False)
     # memory
     t.section("memory and start-up")
 

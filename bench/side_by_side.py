@@ -12,7 +12,7 @@ from pathlib import Path
 
 import rig
 
-from . import change_only, offline
+from . import change_only, offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import RING, SPURIOUS_TRACES, Motion, read_expected, read_trace, replay
 from .procfs import proc_counters, rates, rss_breakdown, rss_kib
@@ -335,3 +335,4 @@ class Bench:
                 pass
         # Its own rig: the hub's one device node cannot feed both daemons at once.
         change_only.measure(self)
+        tablet.measure(self)

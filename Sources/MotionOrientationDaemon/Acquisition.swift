@@ -95,6 +95,21 @@ final class Acquisition {
         }
     }
 
+    /// Reads the sensor once, now, and hands the reading on: a follower that is never given
+    /// a plan of its own (the base sensor, read in the display sensor's wakeup). Polled only.
+    func readOnce() {
+        if let sample = reader.read() { deliver(sample, at: monotonicSeconds()) }
+    }
+
+    /// A follower's device rate, for the plan of the acquisition it follows (its wakeups are
+    /// the follower's); `.off` lets go of what sampling needs.
+    func followRate(of plan: SamplingPlan) {
+        switch plan {
+        case .off: reader.stopSampling()
+        case .every(let interval): reader.setSamplingInterval(msec: interval, polled: true)
+        }
+    }
+
     /// Stops the timers and the buffer (the plan is the caller's to change).
     private func stopReading() {
         sampleTimer.disarm()

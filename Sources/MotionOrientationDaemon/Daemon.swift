@@ -54,7 +54,7 @@ public final class Daemon {
     private var lastMotion: Double?
 
     // Energy: the sources and what they say.
-    private var energy: EnergySources?
+    private(set) var energy: EnergySources?
     /// `SetLowEnergyMode()`'s override of the configured flag, until the next reload.
     var runtimeLowEnergy: LowEnergySetting?
     private(set) var thermal: ThermalMonitor
@@ -68,6 +68,36 @@ public final class Daemon {
     private(set) var lastUprightDevice: DeviceOrientation = .unknown
     /// `AccelerometerTilt` of the compatibility interface.
     private(set) var sensorProxyTilt = "undefined"
+    /// Tablet mode and the hinge as the bus shows them.
+    var tablet = TabletModeShown()
+    /// The base accelerometer's acquisition (a follower, read in the display's wakeups); nil
+    /// without a base sensor.
+    private(set) var baseAcquisition: Acquisition?
+    /// The latest base reading and its time, for the hinge.
+    private(set) var baseReading: (reading: Vector3, time: Double)?
+    /// The hardware tablet-mode switches being read, by sysfs path.
+    var tabletSwitches: [String: TabletModeSwitch] = [:]
+    /// Switches deliberately not read (virtual, keyboards), each logged once.
+    var skippedSwitches: Set<String> = []
+    /// Switches that could not be opened, each logged once.
+    var switchProblems = ProblemLog()
+    /// The lid as the switches said it last.
+    var lastSwitchLid: Bool?
+    /// The virtual tablet-mode switch, while the hinge decides.
+    var virtualSwitch: VirtualTabletSwitch?
+    /// The hinge angle and posture from the display and base readings.
+    var hinge: HingeEstimator
+    /// When the hinge estimator last had a reading (monotonic seconds).
+    var lastHingeUpdate: Double?
+    /// The one tablet-mode decision.
+    var tabletDecision: TabletModeDecision
+    /// The suspect base mount matrix has been logged.
+    var hingeMountMatrixReported = false
+    /// The source the virtual switch was last considered for.
+    var virtualSwitchSource = TabletModeSource.none
+    /// The virtual switch could not be made (until the source changes).
+    var virtualSwitchFailed = false
+    var virtualSwitchProblems = ProblemLog()
 
     /// Reads the configuration (its problems are logged); nil when it cannot be read at all
     /// (a `--config` file that is missing or unreadable).
@@ -83,6 +113,8 @@ public final class Daemon {
         self.estimator = OrientationEstimator(settings: settings.estimator)
         self.interfacePolicy = InterfaceOrientationPolicy(allowed: settings.allowedInterfaceOrientations)
         self.thermal = ThermalMonitor(settings: settings.thermal)
+        self.hinge = HingeEstimator(settings: settings.tabletMode)
+        self.tabletDecision = TabletModeDecision(settings: settings.tabletMode)
     }
 
     deinit {
@@ -90,6 +122,9 @@ public final class Daemon {
         energy = nil
         sensorMonitor = nil
         acquisition = nil
+        baseAcquisition = nil
+        virtualSwitch = nil
+        tabletSwitches = [:]
         sd_bus_slot_unref(claimWatch)
         sd_bus_slot_unref(signalFilter)
         sensorProxySlots.forEach { sd_bus_slot_unref($0) }
@@ -118,7 +153,11 @@ public final class Daemon {
                 // one only its event device (its parent inputN carries the same property).
                 if subsystem == "input" {
                     let isEventDevice = syspath.split(separator: "/").last?.hasPrefix("event") ?? false
-                    if !isEventDevice || property("ID_INPUT_ACCELEROMETER") != "1" { return }
+                    if !isEventDevice { return }
+                    if property("ID_INPUT_ACCELEROMETER") != "1" {
+                        self.switchDeviceChanged(action: action, syspath: syspath, property: property)
+                        return
+                    }
                 }
                 self.sensorDeviceChanged(action: action, syspath: syspath)
             }
@@ -128,8 +167,12 @@ public final class Daemon {
                 onPauseChange: { [unowned self] resumed in
                     // Nothing decided before the sleep may be announced as fresh.
                     if resumed { self.resetEstimate() }
+                    self.hingeLidOrSleepChanged(resumed: resumed)
                     self.updateSampling()
                 })
+            findTabletModeSwitches()
+            lastSwitchLid = switchLidClosed
+            updateTabletMode()
             updateEnergy()
             try requestName()
             updateSensorProxyCompatibility()
@@ -144,6 +187,9 @@ public final class Daemon {
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
         acquisition?.release()
+        baseAcquisition?.release()
+        if virtualSwitch != nil { Log.info("removing the virtual tablet-mode switch") }
+        virtualSwitch = nil
         if r < 0 {
             Log.error("event loop failed: \(SystemError("sd_event_loop", errno: r))")
             return 1
@@ -182,12 +228,15 @@ public final class Daemon {
     /// the claims stay.
     private func takeAccelerometer(_ choice: AccelerometerChoice) {
         let previous = acquisition?.info.syspath
+        let previousBase = baseAcquisition?.info.syspath
         let wasSampling = plan != .off
         if choice.reason != sensorChoice { Log.info("accelerometer: \(choice.reason)") }
         sensorChoice = choice.reason
         // The old acquisition lets go of the device (and gives its rate back) first, so the
         // new one finds the device's own settings.
         acquisition = nil
+        baseAcquisition = nil
+        baseReading = nil
         if let info = choice.info {
             do {
                 acquisition = try Acquisition(
@@ -201,7 +250,25 @@ public final class Daemon {
                 Log.error("cannot use accelerometer: \(error)")
             }
         }
+        if acquisition != nil, let base = choice.base {
+            do {
+                // Polled in the display's wakeups: never given a plan (or a buffer) of its own.
+                baseAcquisition = try Acquisition(
+                    info: base, preferBuffer: false, event: event!,
+                    sink: { [unowned self] reading, time in self.baseReading = (reading, time) })
+                Log.info(
+                    "base accelerometer \(base.syspath) (\(base.name ?? "unnamed")) for the hinge: \(choice.baseReason), mount matrix from \(base.mountMatrixSource)"
+                )
+            } catch {
+                Log.error("cannot use the base accelerometer: \(error)")
+            }
+        }
+        if baseAcquisition?.info.syspath != previousBase {
+            hinge = HingeEstimator(settings: settings.tabletMode)
+            hingeMountMatrixReported = false
+        }
         guard bus != nil else { return }  // at start-up, before the bus: nothing to announce
+        updateTabletMode()
         let current = acquisition?.info.syspath
         if current != previous || current != nil {
             // A new sensor, or new calibration or mount matrix: decide from fresh readings.
@@ -257,6 +324,12 @@ public final class Daemon {
             announce(device: deviceOrientation, interface: interfacePolicy.orientation)
         }
         thermal.settings = settings.thermal
+        if settings.tabletMode != previous.tabletMode {
+            hinge = HingeEstimator(settings: settings.tabletMode)
+            tabletDecision = TabletModeDecision(settings: settings.tabletMode)
+            updateTabletMode()
+        }
+        if settings.lockInLaptopMode != previous.lockInLaptopMode { applyLaptopLock() }
         if settings.sensorPin != previous.sensorPin || settings.mountMatrixOverride != previous.mountMatrixOverride {
             takeAccelerometer(AccelerometerDiscovery.choose(settings))
         }
@@ -301,7 +374,12 @@ public final class Daemon {
 
     var isPaused: Bool {
         guard let energy else { return false }
-        return energy.suspended || (energy.lidClosed && settings.pauseWhenLidClosed)
+        return energy.suspended || (lidClosed && settings.pauseWhenLidClosed)
+    }
+
+    /// The lid is closed: logind's or UPower's word, or a tablet-mode switch's `SW_LID`.
+    var lidClosed: Bool {
+        (energy?.lidClosed ?? false) || (switchLidClosed ?? false)
     }
 
     /// Applies the sampling policy to claims, waiting reads, sensor, motion, energy and
@@ -312,7 +390,10 @@ public final class Daemon {
             claims: claimants.count, pendingReads: pendingReads.count,
             hasAccelerometer: acquisition != nil, moving: estimator.isSettling,
             secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: !lowEnergyReasons.isEmpty,
-            thermalState: thermal.state, paused: isPaused, changeOnly: acquisition?.readsChangesOnly ?? false)
+            thermalState: thermal.state, paused: isPaused, virtualSwitch: virtualSwitch != nil,
+            hingeMoving: hinge.lastMotionTime != nil && hinge.lastMotionTime == lastHingeUpdate,
+            secondsSinceHingeMotion: hinge.lastMotionTime.map { now - $0 }, lidClosed: lidClosed,
+            changeOnly: acquisition?.readsChangesOnly ?? false)
         let next = settings.sampling.plan(inputs)
         let previous = plan
         guard next != previous, let acquisition else { return }
@@ -322,6 +403,7 @@ public final class Daemon {
             lastThermalRead = nil
         }
         acquisition.apply(next)
+        baseAcquisition?.followRate(of: next)
         switch next {
         case .off:
             Log.debug("sampling stopped")
@@ -359,6 +441,8 @@ public final class Daemon {
         }
         let decided = estimator.update(reading, at: time)
         if decided != .unknown { publish(decided) }
+        // The base sensor in the same wakeup, for the hinge.
+        takeHingeReading(display: reading, at: time)
         updateSensorProxyTilt(reading)
         if estimator.isSettling { lastMotion = time }
         if !(pendingReads.isEmpty && pendingClaims.isEmpty) && estimator.orientation != .unknown {
@@ -373,7 +457,21 @@ public final class Daemon {
     /// Announces a decided device orientation and the interface orientation it implies.
     private func publish(_ device: DeviceOrientation) {
         guard device != deviceOrientation else { return }
-        announce(device: device, interface: interfacePolicy.update(device: device))
+        announce(device: device, interface: interfacePolicy.update(device: device, laptopLock: laptopLocked))
+    }
+
+    /// `[Orientation] LockInLaptopMode=` is in effect and the device is not in tablet mode:
+    /// the interface orientation stays the laptop's upright one.
+    var laptopLocked: Bool {
+        settings.locksInLaptopMode(tabletModeSource: tablet.source) && !tablet.mode
+    }
+
+    /// Applies the laptop-mode lock, or its end, to the interface orientation at once (once
+    /// there is a device orientation to follow; the device orientation is never locked).
+    func applyLaptopLock() {
+        guard let device = estimator.lastUprightOrientation ?? (deviceOrientation.isUpright ? deviceOrientation : nil)
+        else { return }
+        announce(device: deviceOrientation, interface: interfacePolicy.update(device: device, laptopLock: laptopLocked))
     }
 
     /// Takes new orientations and emits `PropertiesChanged` and the change signals for
@@ -430,5 +528,6 @@ public final class Daemon {
     private func resetEstimate() {
         estimator.reset()
         lastMotion = nil
+        hinge.forgetContinuity()
     }
 }

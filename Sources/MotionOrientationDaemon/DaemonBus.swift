@@ -143,6 +143,15 @@ extension Daemon {
                 name: name, value: value), member)
     }
 
+    /// Emits `TabletModeChanged`.
+    func emitTabletModeSignal(_ tabletMode: Bool) {
+        guard let bus else { return }
+        report(
+            Bus.emitSignal(
+                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface,
+                member: "TabletModeChanged", bool: tabletMode), "TabletModeChanged")
+    }
+
     /// Logs a failed emission once (until one succeeds again): a client misses news, the
     /// daemon goes on.
     private func report(_ r: Int32, _ what: String) {
@@ -181,6 +190,10 @@ extension Daemon {
         case .lowEnergyReasons: return Bus.append(reply, strings: lowEnergyReasons.map(\.rawValue))
         case .thermalState: return Bus.append(reply, string: thermal.state.rawValue)
         case .sampleIntervalMsec: return Bus.append(reply, uint32: plan.intervalMsec)
+        case .tabletMode: return Bus.append(reply, bool: tablet.mode)
+        case .tabletModeSource: return Bus.append(reply, string: tablet.source.name)
+        case .hingeAngle: return Bus.append(reply, double: tablet.angle ?? -1)
+        case .hingeState: return Bus.append(reply, string: tablet.hingeState.name)
         }
     }
 

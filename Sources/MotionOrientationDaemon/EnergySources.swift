@@ -27,6 +27,9 @@ final class EnergySources {
         return upowerLid?.value == .boolean(true)
     }
 
+    /// Whether logind or UPower says anything about a lid (a machine without one: neither).
+    var reportsLid: Bool { logindLid?.value != nil || upowerLid?.value != nil }
+
     /// The battery percentage at or below which a discharging battery is low; setting it
     /// re-reads the batteries (a reload may change it).
     var batteryLowPercent: Int {

@@ -24,7 +24,9 @@ struct PowerSupplies {
                 guard try Sysfs.read("\(syspath)/type").trimmingASCIIWhitespace() == "Battery" else { continue }
                 // No scope (most batteries): the system's.
                 let scopePath = "\(syspath)/scope"
-                if Sysfs.isReadable(scopePath), try Sysfs.read(scopePath).trimmingASCIIWhitespace() == "Device" { continue }
+                if Sysfs.isReadable(scopePath), try Sysfs.read(scopePath).trimmingASCIIWhitespace() == "Device" {
+                    continue
+                }
                 let status = try String(Sysfs.read("\(syspath)/status").trimmingASCIIWhitespace())
                 var capacity: Int? = nil
                 let capacityPath = "\(syspath)/capacity"

@@ -31,7 +31,8 @@ struct ThermalZones {
                 for index in 0..<ThermalZones.maximumTripPoints {
                     let tempPath = "\(syspath)/trip_point_\(index)_temp"
                     guard Sysfs.isReadable(tempPath) else { break }
-                    let tripType = try String(Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingASCIIWhitespace())
+                    let tripType = try String(
+                        Sysfs.read("\(syspath)/trip_point_\(index)_type").trimmingASCIIWhitespace())
                     trips.append(
                         TripPoint(temperature: try millidegrees(tempPath), type: TripPointType(sysfs: tripType)))
                 }

@@ -268,6 +268,23 @@ public enum SensorSelection {
         return (nil, prefix + what + "; a base accelerometer does not turn with the screen")
     }
 
+    /// The base accelerometer that pairs with the display sensor `display` for the hinge
+    /// angle, as an index into `candidates`: the first sensor placed in the base by the
+    /// rules of `location(of:)`, IIO sensors before input-subsystem ones, never the display
+    /// sensor itself (a pinned base sensor drives rotation, so there is no pair); nil
+    /// without a display sensor or without a base sensor, with the reason.
+    public static func base(_ candidates: [AccelerometerCandidate], display: Int?) -> (index: Int?, reason: String) {
+        guard let display else { return (nil, "no display accelerometer to pair a base accelerometer with") }
+        let order =
+            candidates.indices.filter { candidates[$0].subsystem == .iio }
+            + candidates.indices.filter { candidates[$0].subsystem != .iio }
+        for index in order where index != display {
+            let (location, why) = location(of: candidates[index])
+            if location == .base { return (index, "\(candidates[index].displayName), the base accelerometer (\(why))") }
+        }
+        return (nil, "no base accelerometer")
+    }
+
     /// `text` without surrounding whitespace, or nil when that leaves nothing.
     static func present(_ text: String?) -> String? {
         guard let text else { return nil }

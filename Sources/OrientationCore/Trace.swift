@@ -86,46 +86,23 @@ public struct Trace: Equatable, Sendable {
 
     /// Parses trace text (see the type's documentation for the format).
     public static func parse(_ text: String) throws(TraceError) -> [TraceSample] {
+        var reader = TraceReader()
         var samples: [TraceSample] = []
-        var sawHeader = false
-        var names = ["t", "x", "y", "z"]
-        var lineNumber = 0
         // "\r\n" is a single Character in Swift, so it is matched explicitly.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for rawLine in lines {
-            lineNumber += 1
-            let line = rawLine.trimmingASCIIWhitespace()
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingASCIIWhitespace() }
-            if !sawHeader {
-                let header = fields.map { String($0).lowercased() }
-                if header.joined(separator: ",") == twoSensorHeader {
-                    names = header
-                } else if header != names {
-                    throw .missingHeader(line: lineNumber)
-                }
-                sawHeader = true
-                continue
-            }
-            guard fields.count == names.count else {
-                if names.count == 4 { throw .wrongFieldCount(line: lineNumber, found: fields.count) }
-                throw .wrongTwoSensorFieldCount(line: lineNumber, found: fields.count)
-            }
-            var values: [Double] = []
-            for (name, field) in zip(names, fields) {
-                guard case .value(let value) = NumberText.decimal(field) else {
-                    throw .badNumber(line: lineNumber, field: name, text: NumberText.excerpt(field))
-                }
-                values.append(value)
-            }
-            samples.append(
-                TraceSample(
-                    time: values[0], reading: Vector3(values[1], values[2], values[3]),
-                    base: values.count == 7 ? Vector3(values[4], values[5], values[6]) : nil))
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if let sample = try reader.read(line: line) { samples.append(sample) }
         }
-        if !sawHeader { throw .missingHeader(line: lineNumber) }
+        try reader.finish()
         return samples
+    }
+
+    /// One sample as a line of trace text, with its newline (the number form of `format`); the
+    /// base reading's three fields only when `twoSensor` (and the sample has one).
+    public static func line(_ sample: TraceSample, twoSensor: Bool = false) -> String {
+        let r = sample.reading
+        var text = "\(sample.time),\(r.x),\(r.y),\(r.z)"
+        if twoSensor, let b = sample.base { text += ",\(b.x),\(b.y),\(b.z)" }
+        return text + "\n"
     }
 
     /// Formats samples as trace text: the header, then one line per sample, each ending in a
@@ -136,12 +113,7 @@ public struct Trace: Equatable, Sendable {
     public static func format(_ samples: [TraceSample]) -> String {
         let twoSensor = !samples.isEmpty && samples.allSatisfy { $0.base != nil }
         var text = (twoSensor ? twoSensorHeader : header) + "\n"
-        for sample in samples {
-            let r = sample.reading
-            text += "\(sample.time),\(r.x),\(r.y),\(r.z)"
-            if twoSensor, let b = sample.base { text += ",\(b.x),\(b.y),\(b.z)" }
-            text += "\n"
-        }
+        for sample in samples { text += line(sample, twoSensor: twoSensor) }
         return text
     }
 
@@ -161,19 +133,95 @@ public struct Trace: Equatable, Sendable {
         settings: EstimatorSettings = EstimatorSettings(),
         allowed: Set<InterfaceOrientation> = InterfaceOrientationPolicy.allUpright
     ) -> [OrientationChange] {
-        var estimator = OrientationEstimator(settings: settings)
-        var policy = InterfaceOrientationPolicy(allowed: allowed)
-        var changes: [OrientationChange] = []
-        for sample in samples {
-            let device = estimator.update(sample.reading, at: sample.time)
-            let interface = policy.update(device: device)
-            if changes.last.map({ $0.device != device || $0.interface != interface })
-                ?? (device != .unknown || interface != .unknown)
-            {
-                changes.append(OrientationChange(time: sample.time, device: device, interface: interface))
+        var replay = TraceReplay(settings: settings, allowed: allowed)
+        return samples.compactMap { replay.update($0) }
+    }
+}
+
+/// Reads trace text one line at a time, so a trace of any length, or one still being
+/// recorded (`record | replay -`), goes through in constant memory. `Trace.parse` is this
+/// over a whole text.
+public struct TraceReader: Sendable {
+    private var sawHeader = false
+    /// The field names of the header read: `t,x,y,z`, or the two-sensor header's seven.
+    private var names = ["t", "x", "y", "z"]
+    /// The number of lines read so far (the 1-based number of the last one).
+    public private(set) var lineNumber = 0
+    /// Whether the header read is the two-sensor one (`t,x,y,z,base_x,base_y,base_z`).
+    public var isTwoSensor: Bool { names.count == 7 }
+
+    /// A reader before the first line.
+    public init() {}
+
+    /// Reads the next line (without its "\n"; a trailing "\r" is trimmed as whitespace) and
+    /// returns its sample; nil for the header, a blank or a comment line.
+    public mutating func read(line rawLine: Substring) throws(TraceError) -> TraceSample? {
+        lineNumber += 1
+        let line = rawLine.trimmingASCIIWhitespace()
+        if line.isEmpty || line.hasPrefix("#") { return nil }
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingASCIIWhitespace() }
+        if !sawHeader {
+            let header = fields.map { String($0).lowercased() }
+            if header.joined(separator: ",") == Trace.twoSensorHeader {
+                names = header
+            } else if header != names {
+                throw .missingHeader(line: lineNumber)
             }
+            sawHeader = true
+            return nil
         }
-        return changes
+        guard fields.count == names.count else {
+            if names.count == 4 { throw .wrongFieldCount(line: lineNumber, found: fields.count) }
+            throw .wrongTwoSensorFieldCount(line: lineNumber, found: fields.count)
+        }
+        var values: [Double] = []
+        for (name, field) in zip(names, fields) {
+            guard case .value(let value) = NumberText.decimal(field) else {
+                throw .badNumber(line: lineNumber, field: name, text: NumberText.excerpt(field))
+            }
+            values.append(value)
+        }
+        return TraceSample(
+            time: values[0], reading: Vector3(values[1], values[2], values[3]),
+            base: values.count == 7 ? Vector3(values[4], values[5], values[6]) : nil)
+    }
+
+    /// Ends the text (its last line, even an empty one, read): a text without a header is
+    /// refused.
+    public func finish() throws(TraceError) {
+        if !sawHeader { throw .missingHeader(line: lineNumber) }
+    }
+}
+
+/// A replay one sample at a time: a fresh estimator and interface policy, and the change of
+/// either committed orientation each sample makes. `Trace.replay` is this over an array.
+public struct TraceReplay: Sendable {
+    private var estimator: OrientationEstimator
+    private var policy: InterfaceOrientationPolicy
+    private var last: OrientationChange? = nil
+
+    /// A replay with the daemon's settings and allowed interface orientations.
+    public init(
+        settings: EstimatorSettings = EstimatorSettings(),
+        allowed: Set<InterfaceOrientation> = InterfaceOrientationPolicy.allUpright
+    ) {
+        estimator = OrientationEstimator(settings: settings)
+        policy = InterfaceOrientationPolicy(allowed: allowed)
+    }
+
+    /// Feeds one sample; returns the change it committed, nil when both orientations stay
+    /// (the first change is the first sample that leaves unknown).
+    public mutating func update(_ sample: TraceSample) -> OrientationChange? {
+        let device = estimator.update(sample.reading, at: sample.time)
+        let interface = policy.update(device: device)
+        let changed =
+            last.map { $0.device != device || $0.interface != interface }
+            ?? (device != .unknown || interface != .unknown)
+        guard changed else { return nil }
+        let change = OrientationChange(time: sample.time, device: device, interface: interface)
+        last = change
+        return change
     }
 }
 
@@ -205,22 +253,39 @@ extension Trace {
     public static func replayHinge(
         _ samples: [TraceSample], settings: TabletModeSettings = TabletModeSettings(), lid: LidState = .open
     ) -> [TabletModeChange] {
-        var estimator = HingeEstimator(settings: settings)
-        var decision = TabletModeDecision(settings: settings)
-        var changes: [TabletModeChange] = []
-        for sample in samples {
-            guard let base = sample.base else { continue }
-            let estimate = estimator.update(display: sample.reading, base: base, lid: lid, at: sample.time)
-            let tablet = decision.update(
-                source: .hinge, switchState: nil, hinge: estimate, lid: lid, at: sample.time)
-            if changes.last.map({ $0.tabletMode != tablet || $0.state != estimate.state })
-                ?? (tablet || estimate.state != .unknown)
-            {
-                changes.append(
-                    TabletModeChange(
-                        time: sample.time, tabletMode: tablet, state: estimate.state, angle: estimate.angle))
-            }
-        }
-        return changes
+        var replay = HingeReplay(settings: settings, lid: lid)
+        return samples.compactMap { replay.update($0) }
+    }
+}
+
+/// A hinge replay one sample at a time (`Trace.replayHinge` is this over an array), so a
+/// two-sensor trace of any length, or one still being recorded, streams through.
+public struct HingeReplay: Sendable {
+    private var estimator: HingeEstimator
+    private var decision: TabletModeDecision
+    private let lid: LidState
+    private var last: TabletModeChange? = nil
+
+    /// A replay with the given settings and the lid switch `lid` throughout.
+    public init(settings: TabletModeSettings = TabletModeSettings(), lid: LidState = .open) {
+        estimator = HingeEstimator(settings: settings)
+        decision = TabletModeDecision(settings: settings)
+        self.lid = lid
+    }
+
+    /// Feeds one sample; returns the change of tablet mode or hinge state it made (the first
+    /// is the first known state), nil otherwise and for a sample without a base reading.
+    public mutating func update(_ sample: TraceSample) -> TabletModeChange? {
+        guard let base = sample.base else { return nil }
+        let estimate = estimator.update(display: sample.reading, base: base, lid: lid, at: sample.time)
+        let tablet = decision.update(source: .hinge, switchState: nil, hinge: estimate, lid: lid, at: sample.time)
+        let changed =
+            last.map { $0.tabletMode != tablet || $0.state != estimate.state }
+            ?? (tablet || estimate.state != .unknown)
+        guard changed else { return nil }
+        let change = TabletModeChange(
+            time: sample.time, tabletMode: tablet, state: estimate.state, angle: estimate.angle)
+        last = change
+        return change
     }
 }

@@ -9,6 +9,10 @@ public struct AccelerometerChoice: Sendable {
     public var info: AccelerometerInfo?
     /// Which sensor, and why (or why none): for the log and `motion-orientation status`.
     public var reason: String
+    /// The base accelerometer paired with the display's for the hinge angle; nil without one.
+    public var base: AccelerometerInfo? = nil
+    /// Which base sensor, and why (or why none).
+    public var baseReason = "no base accelerometer"
 }
 
 /// Finds accelerometers through libudev (IIO devices, then input-subsystem ones) and
@@ -77,13 +81,24 @@ public enum AccelerometerDiscovery {
         }
         let (index, reason) = SensorSelection.choose(found, pin: settings.sensorPin)
         guard let index else { return AccelerometerChoice(info: nil, reason: reason) }
-        return AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
+        var choice = AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
+        let (base, baseReason) = SensorSelection.base(found, display: index)
+        choice.baseReason = baseReason
+        // [Sensor] MountMatrix= is the display sensor's: the base keeps its own matrix.
+        choice.base = base.map { describe(found[$0], settings: settings, mountMatrixOverride: nil) }
+        return choice
     }
 
     /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset
     /// (an input accelerometer's from its axes' resolution), and the mount matrix from the
     /// first source that parses. Problems are logged.
     static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {
+        describe(candidate, settings: settings, mountMatrixOverride: settings.mountMatrixOverride)
+    }
+
+    static func describe(
+        _ candidate: AccelerometerCandidate, settings: DaemonSettings, mountMatrixOverride: MountMatrix?
+    ) -> AccelerometerInfo {
         let syspath = candidate.syspath
         var devnode: String? = nil
         var udevMatrix: String? = nil
@@ -123,7 +138,7 @@ public enum AccelerometerDiscovery {
             calibration = InputAccelerometer.calibration(devnode: devnode, syspath: syspath)
         }
         let (matrix, source, problems) = MountMatrixResolution.resolve(
-            override: settings.mountMatrixOverride, sources: matrixSources)
+            override: mountMatrixOverride, sources: matrixSources)
         problems.forEach { Log.warning("\(syspath): \($0)") }
         var info = AccelerometerInfo(
             syspath: syspath, subsystem: candidate.subsystem, name: candidate.name, calibration: calibration,

@@ -66,6 +66,11 @@ public enum Bus {
         try readBasic(message, typeUInt32, "a uint32", UInt32(0))
     }
 
+    /// Reads the next argument of a message as a double (`HingeAngle`).
+    public static func readDouble(_ message: OpaquePointer) throws(SystemError) -> Double {
+        try readBasic(message, typeDouble, "a double", Double(0))
+    }
+
     /// Reads the next argument, a string array (`as`).
     public static func readStrings(_ message: OpaquePointer) throws(SystemError) -> [String] {
         try enter(message, typeArray, "s", "a string array")
@@ -185,6 +190,19 @@ public enum Bus {
         defer { sd_bus_message_unref(message) }
         r = append(message, string: name)
         if r >= 0 { r = append(message, uint32: value) }
+        if r >= 0 { r = sd_bus_send(bus, message, nil) }
+        return r
+    }
+
+    /// Emits a signal with one boolean argument (`TabletModeChanged(b)`).
+    public static func emitSignal(
+        _ bus: OpaquePointer, path: String, interface: String, member: String, bool: Bool
+    ) -> Int32 {
+        var message: OpaquePointer? = nil
+        var r = sd_bus_message_new_signal(bus, &message, path, interface, member)
+        guard r >= 0, let message else { return r }
+        defer { sd_bus_message_unref(message) }
+        r = append(message, bool: bool)
         if r >= 0 { r = sd_bus_send(bus, message, nil) }
         return r
     }

@@ -20,14 +20,19 @@ public enum OrientationProperty: String, BusProperty {
     case lowEnergyReasons = "LowEnergyReasons"
     case thermalState = "ThermalState"
     case sampleIntervalMsec = "SampleIntervalMsec"
+    case tabletMode = "TabletMode"
+    case tabletModeSource = "TabletModeSource"
+    case hingeAngle = "HingeAngle"
+    case hingeState = "HingeState"
 
     public var signature: String {
         switch self {
-        case .hasAccelerometer, .active, .lowEnergyMode: "b"
+        case .hasAccelerometer, .active, .lowEnergyMode, .tabletMode: "b"
         case .lowEnergyReasons: "as"
         case .sampleIntervalMsec: "u"
+        case .hingeAngle: "d"
         case .deviceOrientation, .interfaceOrientation, .sensor, .sensorChoice, .lowEnergyModeSetting,
-            .thermalState:
+            .thermalState, .tabletModeSource, .hingeState:
             "s"
         }
     }

@@ -5,7 +5,12 @@ import SystemdBus
 /// A failure the client reports in one line before exiting non-zero.
 struct ClientError: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// The daemon did not answer within the call's timeout.
+    var timedOut = false
+    init(_ description: String, timedOut: Bool = false) {
+        self.description = description
+        self.timedOut = timedOut
+    }
 }
 
 /// A connection to the daemon on the system bus.
@@ -23,15 +28,16 @@ final class DaemonConnection {
 
     deinit { sd_bus_flush_close_unref(bus) }
 
-    /// Calls a method on the daemon's object and returns the reply (caller unrefs it).
+    /// Calls a method on the daemon's object and returns the reply (caller unrefs it); a
+    /// daemon that does not answer within `timeoutUsec` gives an error with `timedOut`.
     func call(
         _ method: String, interface: String = MotionOrientationBus.interface,
-        arguments: (OpaquePointer) -> Int32 = { _ in 0 }
+        timeoutUsec: UInt64 = Bus.callTimeoutUsec, arguments: (OpaquePointer) -> Int32 = { _ in 0 }
     ) throws(ClientError) -> OpaquePointer {
         do {
             return try Bus.call(
                 bus, service: MotionOrientationBus.name, path: MotionOrientationBus.path, interface: interface,
-                method: method, arguments: arguments)
+                method: method, timeoutUsec: timeoutUsec, arguments: arguments)
         } catch {
             throw DaemonConnection.explain(error, doing: method)
         }
@@ -58,7 +64,7 @@ final class DaemonConnection {
             return ClientError(
                 "motion-orientationd is not running (\(MotionOrientationBus.name) is not on the system bus)")
         }
-        return ClientError("\(what) failed: \(error)")
+        return ClientError("\(what) failed: \(error)", timedOut: error.errno == ETIMEDOUT)
     }
 
     /// Every property of the daemon's interface, in the order the daemon lists them,
@@ -92,6 +98,11 @@ final class DaemonConnection {
             let value = try Bus.readUInt32(message)
             try Bus.exit(message, "a variant")
             return String(value)
+        case "d":
+            try Bus.enterVariant(message, signature)
+            let value = try Bus.readDouble(message)
+            try Bus.exit(message, "a variant")
+            return degreesText(value)
         case "as":
             try Bus.enterVariant(message, signature)
             let items = try Bus.readStrings(message)
@@ -102,4 +113,13 @@ final class DaemonConnection {
             return "(\(signature))"
         }
     }
+}
+
+/// An angle in degrees as `status` and `monitor` show it: to a tenth of a degree, a whole
+/// number without a fraction (`HingeAngle`'s unknown is "-1", a flat hinge "180" or "179.6").
+func degreesText(_ degrees: Double) -> String {
+    guard degrees.isFinite else { return String(degrees) }
+    let tenths = (degrees * 10).rounded()
+    if tenths.truncatingRemainder(dividingBy: 10) == 0 { return String(Int64(tenths / 10)) }
+    return String(tenths / 10)
 }

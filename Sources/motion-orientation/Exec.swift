@@ -3,13 +3,15 @@ import Glibc
 import OrientationCore
 import SystemdBus
 
-/// `motion-orientation exec [--interface|--device] [--] COMMAND [ARGS...]`: runs COMMAND
-/// once for the orientation at start and again on every change of the chosen stream
-/// (interface by default), with the orientation in its environment.
+/// `motion-orientation exec [--interface|--device|--tablet-mode] [--] COMMAND [ARGS...]`:
+/// runs COMMAND once for the state at start and again on every change of the chosen stream
+/// (the interface orientation by default; `--tablet-mode`: `tablet` or `laptop`), with the
+/// state in its environment.
 ///
 /// Runs never overlap: a change that arrives while the command runs is remembered, the
 /// latest one only, and the command runs for it once the previous run has ended, unless
-/// it is the orientation the previous run already had. `unknown` never runs the command.
+/// it is the state the previous run already had. `unknown` (for tablet mode: no
+/// tablet-mode source) never runs the command.
 /// Children are started with `posix_spawnp` and watched through an sd-event child
 /// source, on the same loop as the bus, so the bus is served while a command runs.
 final class CommandRunner {
@@ -29,6 +31,13 @@ final class CommandRunner {
     /// be blocked before the first one is made), SIGTERM and SIGINT to pass them on to a
     /// running command before ending.
     static let handledSignals = [SIGCHLD, SIGTERM, SIGINT]
+
+    /// The tablet-mode variables of a run, set only on a machine with a tablet-mode source:
+    /// `tablet`/`laptop`, `TabletModeSource`, `HingeState`, `HingeAngle` (degrees, -1 unknown).
+    static let tabletVariables = [
+        "MOTION_ORIENTATION_TABLET_MODE", "MOTION_ORIENTATION_TABLET_MODE_SOURCE", "MOTION_ORIENTATION_HINGE_STATE",
+        "MOTION_ORIENTATION_HINGE_ANGLE",
+    ]
 
     init(follower: OrientationFollower, stream: OrientationStream, command: [String]) {
         self.follower = follower
@@ -58,7 +67,7 @@ final class CommandRunner {
 
     /// A new state: run the command for it now, or after the running one.
     func consider(_ state: OrientationState) {
-        guard endingSignal == nil, state.value(stream) != 0 else { return }
+        guard endingSignal == nil, state.isKnown(stream) else { return }
         if child != nil {
             pending = state
             return
@@ -68,9 +77,10 @@ final class CommandRunner {
     }
 
     /// The environment of a run: the client's own, without any variable it sets itself,
-    /// plus the orientation.
+    /// plus the chosen stream's state, both orientations and, on a machine with a tablet-mode
+    /// source, tablet mode and the hinge.
     func environment(for state: OrientationState) -> [String] {
-        let ours: [(String, String)] = [
+        var ours: [(String, String)] = [
             ("MOTION_ORIENTATION", state.name(stream)),
             ("MOTION_ORIENTATION_VALUE", String(state.value(stream))),
             ("MOTION_ORIENTATION_STREAM", stream.rawValue),
@@ -79,7 +89,14 @@ final class CommandRunner {
             ("MOTION_ORIENTATION_INTERFACE", state.interface.name),
             ("MOTION_ORIENTATION_INTERFACE_VALUE", String(state.interface.rawValue)),
         ]
-        let names = Set(ours.map { $0.0 })
+        if state.isKnown(.tabletMode) {
+            let values = [
+                state.name(.tabletMode), state.tabletModeSource, state.hingeState, degreesText(state.hingeAngle),
+            ]
+            ours += Array(zip(CommandRunner.tabletVariables, values))
+        }
+        // Every variable the client may set, so none is left over from its own environment.
+        let names = Set(ours.map { $0.0 } + CommandRunner.tabletVariables)
         var result: [String] = []
         var entry = environ
         while let pointer = entry.pointee {
@@ -185,7 +202,7 @@ final class CommandRunner {
     }
 }
 
-/// `motion-orientation exec [--interface|--device] [--] COMMAND [ARGS...]`.
+/// `motion-orientation exec [--interface|--device|--tablet-mode] [--] COMMAND [ARGS...]`.
 func execCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     var stream: OrientationStream? = nil
     var rest = arguments[...]
@@ -206,6 +223,12 @@ func execCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
         if changed == runner.stream { runner.consider(state) }
     }
     let initial = try follower.begin()
+    if runner.stream == .tabletMode && !initial.isKnown(.tabletMode) {
+        writeAll(
+            STDERR_FILENO,
+            "motion-orientation: no tablet-mode source (no SW_TABLET_MODE switch, no base accelerometer); "
+                + "waiting for one\n")
+    }
     runner.consider(initial)
     return follower.run()
 }

@@ -1,13 +1,15 @@
 import Glibc
 import OrientationCore
+import SensorIO
 import SystemdBus
 
 /// Exit status of `wait` when the timeout passes first.
 let waitTimeoutStatus: Int32 = 3
 
-/// `motion-orientation wait [--device|--interface] ORIENTATION [--timeout SECONDS]`:
-/// returns 0 once the device orientation (or with `--interface` the interface
-/// orientation) is ORIENTATION, at once if it already is; 3 when the timeout passes first.
+/// `motion-orientation wait [--device|--interface] ORIENTATION [--timeout SECONDS]` and
+/// `wait tablet|laptop [--timeout SECONDS]`: returns 0 once the device orientation (or with
+/// `--interface` the interface orientation, or tablet mode) is the one named, at once if it
+/// already is; 3 when the timeout passes first.
 func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     var stream: OrientationStream? = nil
     var target: String? = nil
@@ -20,7 +22,7 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
                 usageFailure("--timeout needs a number of seconds")
             }
             timeout = value
-        case "--device", "--interface":
+        case "--device", "--interface", "--tablet-mode":
             do throws(UsageFailure) {
                 try chooseStream(&stream, argument, command: "wait")
             } catch {
@@ -33,43 +35,56 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
             target = argument
         }
     }
-    let chosen = stream ?? .device
-    guard let target else { usageFailure("wait needs an orientation, e.g. wait landscape-left") }
-    let known =
-        chosen == .device
-        ? DeviceOrientation(name: target).map { $0 != .unknown } ?? false
-        : InterfaceOrientation(name: target).map { $0 != .unknown } ?? false
-    guard known else {
-        let names =
-            chosen == .device
-            ? DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
-            : InterfaceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
-        let article = chosen == .device ? "a" : "an"
-        usageFailure("'\(target)' is not \(article) \(chosen) orientation; one of: \(names.joined(separator: ", "))")
+    guard let target else { usageFailure("wait needs an orientation, e.g. wait landscape-left, or tablet or laptop") }
+    let tabletModes = ["tablet", "laptop"]
+    // `tablet` and `laptop` name tablet mode's states: no orientation is called so.
+    let chosen = stream ?? (tabletModes.contains(target) ? .tabletMode : .device)
+    let names: [String]
+    switch chosen {
+    case .device: names = DeviceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
+    case .interface: names = InterfaceOrientation.allCases.filter { $0 != .unknown }.map(\.name)
+    case .tabletMode, .hingeState: names = tabletModes
+    }
+    guard names.contains(target) else {
+        let what =
+            chosen == .tabletMode
+            ? "a tablet mode" : chosen == .device ? "a device orientation" : "an interface orientation"
+        usageFailure("'\(target)' is not \(what); one of: \(names.joined(separator: ", "))")
     }
 
+    // The timeout counts from here and covers the daemon's first answers too: a daemon that
+    // never answers is a timeout, not a failure.
+    let deadline = timeout.map { monotonicSeconds() + $0 }
+    func timedOut() -> Int32 {
+        writeAll(
+            STDERR_FILENO,
+            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen.rawValue) \(target)\n"
+        )
+        return waitTimeoutStatus
+    }
     let follower = try OrientationFollower(connection: DaemonConnection())
     follower.onChange = { changed, state in
         if changed == chosen && state.name(chosen) == target { follower.exit(0) }
     }
-    let initial = try follower.begin()
+    let initial: OrientationState
+    do throws(ClientError) {
+        initial = try follower.begin(deadline: deadline)
+    } catch {
+        if error.timedOut && deadline != nil { return timedOut() }
+        throw error
+    }
     if initial.name(chosen) == target { return 0 }
     let timer = EventTimer(event: follower.event) { [unowned follower] in follower.exit(waitTimeoutStatus) }
-    if let timeout {
+    if let deadline {
         do {
-            try timer.arm(afterUsec: UInt64(timeout * 1e6))
+            try timer.arm(afterUsec: UInt64(max(0, deadline - monotonicSeconds()) * 1e6))
         } catch {
             throw ClientError("cannot arm the timeout: \(String(cString: strerror(error.errno)))")
         }
     }
     // The timer lives for the loop's run.
     let status = withExtendedLifetime(timer) { follower.run() }
-    if status == waitTimeoutStatus {
-        writeAll(
-            STDERR_FILENO,
-            "motion-orientation: timed out after \(formatSeconds(timeout ?? 0)) s waiting for \(chosen) \(target)\n")
-    }
-    return status
+    return status == waitTimeoutStatus ? timedOut() : status
 }
 
 /// Seconds as a person writes them: "5", "0.5".

@@ -9,26 +9,36 @@ let usage = """
 
     Commands:
       get               take a fresh reading; print device=NAME and interface=NAME
-      status            print every property of the daemon, one per line
-      monitor [--device|--interface] [--json]
+      status            print every property of the daemon, one per line (with tablet
+                        mode: TabletMode, TabletModeSource, HingeAngle, HingeState)
+      monitor [--device|--interface|--tablet-mode] [--json]
                         claim the sensor and print the current state, then one line
-                        per orientation change ("device NAME", "interface NAME");
-                        a stream option prints that stream only
-      exec [--interface|--device] [--] COMMAND [ARGS...]
+                        per change ("device NAME", "interface NAME", and where the
+                        machine has tablet mode "tablet-mode tablet|laptop" and
+                        "hinge-state STATE"); a stream option prints that stream only
+      exec [--interface|--device|--tablet-mode] [--] COMMAND [ARGS...]
                         claim the sensor and run COMMAND for the current orientation
-                        and on every change of it (interface by default), one run at a
-                        time; the orientation is in MOTION_ORIENTATION,
+                        (or tablet mode) and on every change of it (interface by
+                        default), one run at a time; the state is in MOTION_ORIENTATION,
                         MOTION_ORIENTATION_VALUE, MOTION_ORIENTATION_DEVICE,
-                        MOTION_ORIENTATION_INTERFACE (see motion-orientation(1))
+                        MOTION_ORIENTATION_INTERFACE, MOTION_ORIENTATION_TABLET_MODE
+                        (see motion-orientation(1))
       wait [--device|--interface] ORIENTATION [--timeout SECONDS]
+      wait tablet|laptop [--timeout SECONDS]
                         claim the sensor until the device orientation (or with
-                        --interface the interface orientation) is ORIENTATION
-      replay FILE [--rate HZ] [--config PATH]
-                        run the daemon's estimator over a trace (CSV t,x,y,z) and print
-                        t,device,interface for each decision; --rate resamples first
+                        --interface the interface orientation, or tablet mode) is the
+                        one named; the timeout holds even when the daemon does not answer
+      replay FILE|- [--rate HZ] [--config PATH]
+                        run the daemon's estimator over a trace (CSV t,x,y,z; - reads
+                        standard input) and print t,device,interface for each decision
+                        as it is read; for a two-sensor trace also
+                        t,hinge,tablet|laptop,HINGE-STATE,ANGLE for each hinge
+                        decision; --rate resamples first
       record [--seconds N] [--rate HZ] [--output FILE]
                         capture the local accelerometer (straight from sysfs, needs
-                        read access to it, usually root) as a trace; default 10 s at 50 Hz
+                        read access to it, usually root) as a trace; default 10 s at 50 Hz;
+                        with a base accelerometer too, a two-sensor trace
+                        (t,x,y,z,base_x,base_y,base_z)
       help              print this help
       version           print the version
 

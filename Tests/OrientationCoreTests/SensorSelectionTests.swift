@@ -112,6 +112,40 @@ private let basePath = "/sys/devices/platform/base/iio:device1"
         #expect(SensorSelection.choose([other, display], pin: nil).index == 0)
     }
 
+    @Test func pairsTheBaseSensorWithTheDisplaySensor() {
+        var base = base
+        base.udevLocation = "base"
+        var display = display
+        display.udevLocation = "display"
+        let candidates = [base, display]
+        let (index, reason) = SensorSelection.base(candidates, display: 1)
+        #expect(index == 0)
+        #expect(reason == "accel_3d (\(basePath)), the base accelerometer (udev property ACCEL_LOCATION=base)")
+        // By label and by location attribute too; IIO before input.
+        var labelled = self.base
+        labelled.label = "accel-base"
+        var inputBase = self.base
+        inputBase.syspath = "/sys/devices/x/input/event3"
+        inputBase.subsystem = .input
+        inputBase.udevLocation = "base"
+        #expect(SensorSelection.base([inputBase, self.display, labelled], display: 1).index == 2)
+        var located = self.base
+        located.sysfsLocation = "base"
+        #expect(SensorSelection.base([self.display, located], display: 0).index == 1)
+    }
+
+    @Test func noBaseSensorWithoutOneOrWithoutADisplaySensor() {
+        #expect(SensorSelection.base([display], display: 0) == (nil, "no base accelerometer"))
+        // An unmarked second sensor is another display sensor, not a base.
+        let other = AccelerometerCandidate(syspath: "/sys/devices/x/iio:device2", name: "lis3dh")
+        #expect(SensorSelection.base([display, other], display: 0).index == nil)
+        var base = base
+        base.label = "accel-base"
+        #expect(SensorSelection.base([base], display: nil).index == nil)
+        // A base sensor pinned to drive rotation is not also its own pair.
+        #expect(SensorSelection.base([base], display: 0).index == nil)
+    }
+
     @Test func neverTakesABaseSensorUnasked() {
         var base = base
         base.label = "accel-base"

@@ -54,6 +54,29 @@ struct TraceTests {
         #expect(throws: error) { try Trace.parse(text) }
     }
 
+    @Test func readerLineByLineIsParse() throws {
+        let text = "# head\nt,x,y,z\r\n0,0,-9.8,0\n\n0.05,1,-9.7,0.5\n"
+        var reader = TraceReader()
+        var samples: [TraceSample] = []
+        // As the client reads a file: bytes cut at each "\n", a "\r" left at the line's end.
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if let sample = try reader.read(line: String(decoding: line, as: UTF8.self)[...]) { samples.append(sample) }
+        }
+        try reader.finish()
+        #expect(samples == (try Trace.parse(text)))
+        #expect(reader.lineNumber == 6)
+        var empty = TraceReader()
+        _ = try empty.read(line: "# only a comment")
+        #expect(throws: TraceError.missingHeader(line: 1)) { try empty.finish() }
+    }
+
+    @Test func replayOneSampleAtATimeIsReplay() {
+        let trace = samples(rate: 20, duration: 4) { t in t < 2 ? Vector3(0, -9.81, 0) : Vector3(9.81, 0, 0) }
+        var replay = TraceReplay()
+        #expect(trace.compactMap { replay.update($0) } == Trace.replay(trace))
+        #expect(Trace.replay(trace).count == 2)
+    }
+
     @Test func errorDescriptionStartsWithTheLine() {
         #expect(
             TraceError.wrongFieldCount(line: 7, found: 3).description

@@ -187,11 +187,15 @@ def test_no_bus_at_all(make_rig, tmp_path):
     ["status", "extra"],
     ["monitor", "--bogus"],
     ["monitor", "--device", "--interface"],
+    ["monitor", "--tablet-mode", "--device"],
     ["exec"],
     ["exec", "--bogus", "--", "true"],
     ["wait"],
     ["wait", "sideways"],
     ["wait", "portrait", "--timeout", "soon"],
+    ["wait", "--interface", "tablet"],
+    ["wait", "--tablet-mode", "portrait"],
+    ["exec", "--tablet-mode", "--device", "--", "true"],
     ["replay"],
     ["replay", "--bogus"],
     ["replay", "a.csv", "b.csv"],
@@ -213,3 +217,115 @@ def test_every_command_exits_2_on_a_usage_error(tmp_path, argv):
     assert result.stdout == ""
     assert result.stderr.startswith("motion-orientation: "), result.stderr
     assert len(result.stderr.splitlines()) == 1, result.stderr
+
+
+# ---------------------------------------------------------------------------
+# tablet mode (a hardware SW_TABLET_MODE switch: rig/tablet.py's fake evdev device)
+
+
+def switch_rig(make_rig, tablet=False):
+    from test_tablet_mode import tablet_rig
+    return tablet_rig(make_rig, base=False, switch={"tablet": tablet})
+
+
+def test_status_shows_tablet_mode(make_rig):
+    rig = switch_rig(make_rig, tablet=True)
+    status = parse_status(rig.run_client("status").stdout)
+    assert (status["TabletMode"], status["TabletModeSource"], status["HingeAngle"],
+            status["HingeState"]) == ("yes", "switch", "-1", "unknown")
+    rig.switch.set(tablet=False)
+    rig.wait_for_property("TabletMode", False, CHANGE)
+    assert parse_status(rig.run_client("status").stdout)["TabletMode"] == "no"
+
+
+def test_status_without_tablet_mode(rig):
+    status = parse_status(rig.run_client("status").stdout)
+    assert (status["TabletMode"], status["TabletModeSource"], status["HingeAngle"],
+            status["HingeState"]) == ("no", "none", "-1", "unknown")
+
+
+def test_monitor_prints_tablet_mode_changes(make_rig):
+    rig = switch_rig(make_rig)
+    client = rig.start_client("monitor")
+    reader = client.reader
+    first = [reader.next_line(CHANGE) for _ in range(3)]
+    assert first[2] == "tablet-mode laptop", first  # after both orientations: the current state
+    assert all(PLAIN_LINE.match(line) for line in first[:2]), first
+    rig.switch.set(tablet=True)
+    found, skipped = reader.expect(lambda l: l == "tablet-mode tablet", CHANGE, "tablet")
+    rig.switch.set(tablet=False)
+    found, more = reader.expect(lambda l: l == "tablet-mode laptop", CHANGE, "laptop")
+    for line in skipped + more:
+        assert PLAIN_LINE.match(line), line  # orientation news only, no repeated tablet line
+    kill_process(client.proc, signal.SIGTERM, 2.0)
+
+
+def test_monitor_json_tablet_mode(make_rig):
+    rig = switch_rig(make_rig)
+    client = rig.start_client("monitor", "--json", "--tablet-mode")
+    assert json.loads(client.reader.next_line(CHANGE)) == {
+        "stream": "tablet-mode", "mode": "laptop", "tablet": False, "source": "switch"}
+    rig.switch.set(tablet=True)
+    assert json.loads(client.reader.next_line(CHANGE)) == {
+        "stream": "tablet-mode", "mode": "tablet", "tablet": True, "source": "switch"}
+    time.sleep(0.5)
+    assert client.reader.drain() == []  # --tablet-mode: no orientation lines
+    kill_process(client.proc, signal.SIGTERM, 2.0)
+
+
+def test_monitor_tablet_mode_option_on_a_machine_without_it(rig):
+    client = rig.start_client("monitor", "--tablet-mode")
+    time.sleep(1.5)
+    assert client.proc.poll() is None
+    assert client.reader.drain() == []  # no source: nothing to say
+    kill_process(client.proc, signal.SIGTERM, 2.0)
+
+
+def test_monitor_and_status_follow_the_hinge(make_rig):
+    from test_tablet_mode import set_hinge, tablet_rig
+    rig = tablet_rig(make_rig, theta=100)
+    client = rig.start_client("monitor", "--json", "--tablet-mode")
+    reader = client.reader
+    objects = []
+
+    def expect(stream, key, value):
+        def match(line):
+            obj = json.loads(line)
+            objects.append(obj)
+            return obj["stream"] == stream and obj[key] == value
+        reader.expect(match, CHANGE, "%s %s" % (stream, value))
+        return objects[-1]
+
+    laptop = expect("tablet-mode", "mode", "laptop")
+    assert laptop == {"stream": "tablet-mode", "mode": "laptop", "tablet": False, "source": "hinge"}
+    concave = expect("hinge-state", "state", "concave")
+    assert set(concave) == {"stream", "state", "angle"}
+    assert concave["angle"] == -1 or abs(concave["angle"] - 100) < 5, concave
+    set_hinge(rig, 180)
+    flat = expect("hinge-state", "state", "flat")
+    assert 160 < flat["angle"] < 200, flat
+    for theta in (240, 300, 359):
+        set_hinge(rig, theta)
+        time.sleep(0.4)
+    expect("tablet-mode", "mode", "tablet")
+    expect("hinge-state", "state", "full")
+    assert {o["stream"] for o in objects} == {"tablet-mode", "hinge-state"}  # --tablet-mode only
+    # status shows the angle as it is now (the way to check a base sensor's mount matrix).
+    status = parse_status(rig.run_client("status").stdout)
+    assert (status["TabletMode"], status["TabletModeSource"], status["HingeState"]) == (
+        "yes", "hinge", "full")
+    assert re.match(r"^\d+(\.\d)?$", status["HingeAngle"]), status["HingeAngle"]
+    assert float(status["HingeAngle"]) > 340
+    kill_process(client.proc, signal.SIGTERM, 2.0)
+
+
+@pytest.mark.timeout(45)
+def test_monitor_rereads_tablet_mode_after_a_daemon_restart(make_rig):
+    rig = switch_rig(make_rig)
+    client = rig.start_client("monitor", "--tablet-mode")
+    assert client.reader.next_line(CHANGE) == "tablet-mode laptop"
+    rig.daemon.stop()
+    rig.switch.set(tablet=True)  # folded while the daemon was away
+    rig.daemon.start()
+    client.reader.expect(lambda l: l == "tablet-mode tablet", CHANGE, "tablet after the restart")
+    kill_process(client.proc, signal.SIGTERM, 2.0)

@@ -4,7 +4,9 @@ interface; the docs pages cover the API; `make install` puts the pages and the X
 
 import os
 import re
+import signal
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -154,3 +156,94 @@ def test_install_puts_man_pages_and_interface_xml(tmp_path):
     assert removed.returncode == 0, removed.stderr
     left = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
     assert left == ["etc/motion-orientationd.conf"], left
+
+
+# ---------------------------------------------------------------------------
+# docs/tablet-mode.md: the facts it must give, and every command in it run as written
+
+
+def test_tablet_mode_page_covers_the_machines_the_desktops_and_uinput():
+    page = (REPO_ROOT / "docs/tablet-mode.md").read_text()
+    for text in ("drivers/platform/x86/dual_accel_detect.h", "60-sensor.hwdb", "SW_TABLET_MODE",
+                 "ACCEL_LOCATION", "accel-base", "libinput", "GNOME", "KDE",
+                 "SensorProxy=yes", "motion-orientation status", "ACCEL_MOUNT_MATRIX",
+                 "t,x,y,z,base_x,base_y,base_z", "/dev/uinput", "DeviceAllow=/dev/uinput w",
+                 "create a keyboard or a mouse", "EnterAngle=", "ExitAngle=", "Source=",
+                 "VirtualSwitch=", "LockInLaptopMode=", "HingeIntervalMsec="):
+        assert text in page, text
+    for state in ("closed", "concave", "flat", "convex", "full", "unknown"):
+        assert "| `%s` |" % state in page, state
+    for page_name in ("README.md", "docs/man/motion-orientationd.8"):
+        assert "tablet-mode.md" in (REPO_ROOT / page_name).read_text().replace("\\-", "-"), page_name
+
+
+def test_client_man_page_describes_tablet_mode():
+    client = man_text("motion-orientation.1")
+    for text in ("--tablet-mode", "wait tablet|laptop", "tablet-mode tablet", "hinge-state",
+                 "MOTION_ORIENTATION_TABLET_MODE", "MOTION_ORIENTATION_TABLET_MODE_SOURCE",
+                 "MOTION_ORIENTATION_HINGE_STATE", "MOTION_ORIENTATION_HINGE_ANGLE",
+                 "t,x,y,z,base_x,base_y,base_z", "HingeAngle"):
+        assert text in client, text
+
+
+def sh_blocks(path):
+    """The ```sh blocks of a Markdown page, as written."""
+    return re.findall(r"^```sh\n(.*?)^```$", path.read_text(), re.M | re.S)
+
+
+def fold(rig, angles):
+    from test_tablet_mode import set_hinge
+    for theta in angles:
+        set_hinge(rig, theta)
+        time.sleep(0.4)
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+@pytest.mark.timeout(120)
+def test_tablet_mode_page_commands_work_as_written(make_rig, tmp_path):
+    """Each block runs in a shell (sudo dropped: the rig is root already) on a convertible
+    open like a laptop (hinge at 90 degrees, base flat on a table). A block that is still
+    running after 3 s gets the device folded into a tablet; it must then end with status 0,
+    or, for the commands that run until killed (monitor, exec), have printed tablet mode."""
+    from rig import default_client
+    from test_tablet_mode import tablet_rig
+    blocks = sh_blocks(REPO_ROOT / "docs/tablet-mode.md")
+    assert len(blocks) >= 5
+    rig = tablet_rig(make_rig, theta=90)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "motion-orientation").symlink_to(Path(default_client()).resolve())
+    for block in blocks:
+        if rig.get_property("HingeState") != "concave":  # opened back slowly, as a hand does
+            fold(rig, [330, 290, 250, 210, 170, 130, 90])
+        rig.wait_for_property("HingeState", "concave", 10.0)
+        script = re.sub(r"^sudo ", "", block, flags=re.M)
+        env = dict(rig.daemon.env if "record" in script else rig.client_env())
+        env["PATH"] = "%s:/usr/bin:/bin" % bin_dir
+        with open(tmp_path / "out", "wb") as out, open(tmp_path / "err", "wb") as err:
+            proc = subprocess.Popen(["bash", "-e", "-c", script], cwd=tmp_path, env=env,
+                                    stdout=out, stderr=err, start_new_session=True)
+        try:
+            try:
+                proc.wait(3.0)
+            except subprocess.TimeoutExpired:
+                fold(rig, [130, 170, 210, 250, 290, 330, 359])
+                try:
+                    proc.wait(8.0)
+                except subprocess.TimeoutExpired:
+                    assert re.search(r"^(monitor|exec)\b", block.split("motion-orientation ", 1)[1])
+                    assert "tablet-mode tablet" in (tmp_path / "out").read_text(), block
+                    continue
+            output = (tmp_path / "out").read_text()
+            assert proc.returncode == 0, (block, output, (tmp_path / "err").read_text())
+            assert output.strip(), block
+            if "busctl" in block or "status" in block:
+                assert len(output.splitlines()) == 4, output
+            if "replay" in block:
+                # The first time may be printed as Swift prints a small Double (9.6e-05).
+                assert re.search(r"^[\d.e+-]+,hinge,laptop,concave,", output, re.M), output
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(5)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import rig as rigmod
-from rig import REPO_ROOT, LineReader, RigError, default_client, wait_until
+from rig import REPO_ROOT, LineReader, RigError, default_client, kill_process, spawn, wait_until
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = REPO_ROOT / "docs/examples"
@@ -45,7 +45,7 @@ class ScriptRun:
     which close() ends.
     """
 
-    STANDINS = ("swaymsg", "xrandr", "xinput", "hyprctl", "hook")
+    STANDINS = ("swaymsg", "xrandr", "xinput", "hyprctl", "hook", "gsettings")
 
     def __init__(self, rig, tmp_path, argv, env=None):
         self.bin = tmp_path / "bin"
@@ -505,6 +505,37 @@ def test_wait_survives_a_daemon_restart(rig):
     assert "left the bus" in client.stderr()
 
 
+# Owns the daemon's bus name and never answers a call: a hung daemon, as a client sees it.
+SILENT_DAEMON = """
+import sys, time, dbus
+bus = dbus.bus.BusConnection(sys.argv[1])
+bus.request_name("io.github.MotionOrientation1")
+print("owned", flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+@pytest.mark.parametrize("timeout", [0, 1.5], ids=["zero", "one-and-a-half"])
+def test_wait_times_out_when_the_daemon_does_not_answer(make_rig, timeout):
+    rig = make_rig(start_daemon=False)
+    stub = spawn(["/usr/bin/python3", "-c", SILENT_DAEMON, rig.bus.address],
+                 stdout=subprocess.PIPE, text=True)
+    try:
+        assert stub.stdout.readline() == "owned\n"
+        started = time.monotonic()
+        result = rig.run_client("wait", "portrait", "--timeout", str(timeout), timeout=20)
+        elapsed = time.monotonic() - started
+        assert result.returncode == 3, result.stderr
+        assert timeout <= elapsed < timeout + 1.0
+        assert result.stderr == ("motion-orientation: timed out after %s s waiting for "
+                                 "device portrait\n" % ("0" if timeout == 0 else "1.5"))
+        assert result.stdout == ""
+    finally:
+        kill_process(stub, signal.SIGTERM, 2.0)
+
+
 @pytest.mark.parametrize("args", [["wait"], ["wait", "sideways"], ["wait", "unknown"],
                                   ["wait", "--interface", "face-up"],
                                   ["wait", "portrait", "--timeout"],
@@ -563,6 +594,110 @@ def test_help_lists_the_script_commands():
     result = subprocess.run([default_client(), "help"], capture_output=True, text=True,
                             timeout=10)
     assert result.returncode == 0
-    for text in ("exec [--interface|--device]", "wait [--device|--interface] ORIENTATION",
-                 "monitor [--device|--interface] [--json]", "3 when wait timed out"):
+    for text in ("exec [--interface|--device|--tablet-mode]", "wait [--device|--interface] ORIENTATION",
+                 "wait tablet|laptop [--timeout SECONDS]",
+                 "monitor [--device|--interface|--tablet-mode] [--json]", "3 when wait timed out"):
         assert text in result.stdout
+
+
+# ---------------------------------------------------------------------------
+# tablet mode: exec --tablet-mode, wait tablet|laptop (a hardware switch: rig/tablet.py)
+
+
+def switch_rig(make_rig, tablet=False, switch=True):
+    from test_tablet_mode import tablet_rig
+    return tablet_rig(make_rig, base=False, switch={"tablet": tablet} if switch else None)
+
+
+def tablet_env(mode, device="portrait", interface="portrait"):
+    env = full_env(device, interface, "interface")
+    env.update({"MOTION_ORIENTATION_STREAM": "tablet-mode", "MOTION_ORIENTATION": mode,
+                "MOTION_ORIENTATION_VALUE": "1" if mode == "tablet" else "0",
+                "MOTION_ORIENTATION_TABLET_MODE": mode,
+                "MOTION_ORIENTATION_TABLET_MODE_SOURCE": "switch",
+                "MOTION_ORIENTATION_HINGE_STATE": "unknown",
+                "MOTION_ORIENTATION_HINGE_ANGLE": "-1"})
+    return env
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_exec_tablet_mode(make_rig, tmp_path, scripts):
+    rig = switch_rig(make_rig)
+    run = scripts(rig, tmp_path, ["motion-orientation", "exec", "--tablet-mode", "--", "hook"],
+                  {"MOTION_ORIENTATION_TABLET_MODE": "stale"})
+    first, = run.next_calls(1)
+    # The first run may come before the first orientation decision: compare the rest.
+    assert {k: v for k, v in first["env"].items() if "DEVICE" not in k and "INTERFACE" not in k} \
+        == {k: v for k, v in tablet_env("laptop").items() if "DEVICE" not in k and "INTERFACE" not in k}
+    rig.switch.set(tablet=True)
+    call, = run.next_calls(1)
+    assert call["env"] == tablet_env("tablet")
+    # An orientation change is no tablet-mode news.
+    rig.accel.set_pose("landscape-left")
+    rig.wait_for_property("DeviceOrientation", "landscape-left", CHANGE)
+    run.assert_no_more_calls()
+    rig.switch.set(tablet=False)
+    call, = run.next_calls(1)
+    assert call["env"] == tablet_env("laptop", "landscape-left", "landscape-right")
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_exec_tablet_mode_waits_for_a_source(make_rig, tmp_path, scripts):
+    from rig.tablet import FakeTabletModeSwitch
+    rig = switch_rig(make_rig, switch=False)
+    run = scripts(rig, tmp_path, ["motion-orientation", "exec", "--tablet-mode", "--", "hook"])
+    wait_until(lambda: "no tablet-mode source" in run.stderr(), CHANGE, what="the notice")
+    run.assert_no_more_calls()
+    switch = FakeTabletModeSwitch(rig.testbed, tablet=True)
+    rig._closeables.append(switch)
+    rig.uevent(switch.syspath, "add")
+    call, = run.next_calls(1)
+    assert call["env"]["MOTION_ORIENTATION"] == "tablet"
+    assert call["env"]["MOTION_ORIENTATION_TABLET_MODE_SOURCE"] == "switch"
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_wait_tablet_and_laptop(make_rig):
+    rig = switch_rig(make_rig)
+    result = rig.run_client("wait", "laptop")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    client = rig.start_client("wait", "tablet", "--timeout", "20")
+    time.sleep(1.0)
+    assert client.proc.poll() is None
+    rig.switch.set(tablet=True)
+    assert client.proc.wait(CHANGE) == 0
+    result = rig.run_client("wait", "--tablet-mode", "laptop", "--timeout", "0.5")
+    assert result.returncode == 3
+    assert result.stderr == ("motion-orientation: timed out after 0.5 s waiting for "
+                             "tablet-mode laptop\n")
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_wait_laptop_without_a_source_times_out(make_rig):
+    rig = switch_rig(make_rig, switch=False)
+    result = rig.run_client("wait", "laptop", "--timeout", "1")
+    assert result.returncode == 3, result.stderr
+
+
+def man_page_example(page, after):
+    """The first .EX block of a man page after the text `after`, as a shell gets it."""
+    text = (REPO_ROOT / "docs/man" / page).read_text()
+    block = re.search(r"^\.EX\n(.*?)^\.EE$", text[text.index(after):], re.M | re.S).group(1)
+    return block.replace("\\-", "-").replace("\\(aq", "'").replace("\\e", "\\")
+
+
+@pytest.mark.daemon
+@pytest.mark.client
+def test_man_page_on_screen_keyboard_example(make_rig, tmp_path, scripts):
+    rig = switch_rig(make_rig)
+    example = man_page_example("motion-orientation.1", "on\\-screen keyboard")
+    assert example.startswith("motion-orientation exec --tablet-mode -- sh -c 'gsettings set \\\n")
+    run = scripts(rig, tmp_path, ["bash", "-c", example])
+    setting = ["set", "org.gnome.desktop.a11y.applications", "screen-keyboard-enabled"]
+    assert run.next_calls(1)[0]["args"] == setting + ["false"]
+    rig.switch.set(tablet=True)
+    assert run.next_calls(1)[0]["args"] == setting + ["true"]

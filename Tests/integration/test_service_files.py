@@ -231,7 +231,8 @@ def test_default_config_has_every_key_commented():
         match = re.match(r"^#([A-Z][A-Za-z]+)=(.*)$", stripped)
         if match:
             keys[(current, match.group(1))] = match.group(2)
-    assert sections == ["Energy", "Compatibility", "Orientation", "TabletMode", "Sensor", "Thermal", "Sampling"]
+    assert sections == ["Energy", "Compatibility", "Orientation", "TabletMode", "Sensor", "Thermal",
+                        "Sampling"]
     assert keys[("Energy", "LowEnergyMode")] == "auto"
     assert keys[("Energy", "BatteryLowPercent")] == "20"
     assert keys[("Sampling", "StillIntervalMsec")] == "700"
@@ -383,3 +384,83 @@ def test_access_helper_grants_the_group_only_what_the_daemon_writes(tmp_path):
     assert (event / "device/poll").stat().st_mode & 0o777 == 0o644
     usage = subprocess.run([str(helper)], capture_output=True, text=True)
     assert usage.returncode == 2 and "usage" in usage.stderr
+
+
+def fake_setfacl(tmp_path):
+    """A setfacl on PATH that records its arguments (the real one may be missing, and the
+    test files need no ACL support)."""
+    bindir = tmp_path / "fakebin"
+    bindir.mkdir()
+    record = tmp_path / "setfacl.calls"
+    script = bindir / "setfacl"
+    script.write_text('#!/bin/sh\necho "$@" >> %s\n' % record)
+    script.chmod(0o755)
+    env = dict(os.environ, PATH="%s:%s" % (bindir, os.environ.get("PATH", "")))
+    return env, record
+
+
+def calls(record):
+    return record.read_text().splitlines() if record.exists() else []
+
+
+@pytest.mark.files
+def test_udev_rule_grants_switches_and_uinput_only_where_they_belong():
+    rules = udev_rules()
+    switch = [r for r in rules if ("ENV", "{ID_INPUT_SWITCH}", "==", "1") in r]
+    assert len(switch) == 1
+    assert ("ENV", "{ID_INPUT_KEYBOARD}", "!=", "1") in switch[0]
+    assert ("RUN", None, "+=", "motion-orientation-access --switch %S%p motion-orientation $devnode") in switch[0]
+    # No group or mode change for a switch: its node stays the input group's.
+    assert not [t for t in switch[0] if t[0] in ("GROUP", "MODE")]
+    # /dev/uinput only for base accelerometers, after the skip of non-accelerometers.
+    flat = [t for r in rules for t in r]
+    skip = flat.index(("ENV", "{MOTION_ORIENTATION_ACCEL}", "!=", "1"))
+    uinput = [r for r in rules if any(t[0] == "RUN" and "--uinput" in t[3] for t in r)]
+    assert uinput and all(flat.index(r[0]) > skip for r in uinput)
+    assert all(any("base" in t[3] for t in r if t[0] in ("ENV", "ATTR")) for r in uinput), uinput
+    assert "DeviceAllow=/dev/uinput w" in UNIT.read_text()
+
+
+@pytest.mark.files
+def test_access_helper_grants_read_to_tablet_mode_switches_only(tmp_path):
+    helper = UDEV / "motion-orientation-access"
+    env, record = fake_setfacl(tmp_path)
+    for name, capabilities, granted in (("event1", "2", True), ("event2", "3", True),
+                                        ("event3", "1", False), ("event4", "0 2", True),
+                                        ("event5", "2 0", False)):
+        device = tmp_path / name
+        (device / "device/capabilities").mkdir(parents=True)
+        (device / "device/capabilities/sw").write_text(capabilities + "\n")
+        result = subprocess.run([str(helper), "--switch", str(device), USER, "/dev/input/" + name],
+                                env=env, capture_output=True, text=True)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        wanted = ["-m u:%s:r /dev/input/%s" % (USER, name)]
+        assert (calls(record)[-1:] == wanted) == granted, (name, calls(record))
+    assert len(calls(record)) == 3
+
+
+@pytest.mark.files
+def test_access_helper_grants_uinput_only_with_two_accelerometers(tmp_path):
+    helper = UDEV / "motion-orientation-access"
+    env, record = fake_setfacl(tmp_path)
+    env["MOTION_ORIENTATION_UINPUT"] = str(tmp_path / "uinput")
+    sys = tmp_path / "sys"
+    iio = sys / "bus/iio/devices"
+    iio.mkdir(parents=True)
+
+    def add(name):
+        device = sys / "devices" / name
+        device.mkdir(parents=True)
+        (device / "in_accel_x_raw").write_text("0\n")
+        (iio / name).symlink_to(device)
+        return device
+    base = add("iio:device1")
+    lone = subprocess.run([str(helper), "--uinput", str(base), USER], env=env,
+                          capture_output=True, text=True)
+    assert lone.returncode == 0 and "not granted" in lone.stderr
+    assert calls(record) == []
+    add("iio:device0")
+    paired = subprocess.run([str(helper), "--uinput", str(base), USER], env=env,
+                            capture_output=True, text=True)
+    assert paired.returncode == 0 and paired.stderr == "", paired.stderr
+    assert calls(record) == ["-m u:%s:w %s" % (USER, tmp_path / "uinput")]

@@ -89,6 +89,12 @@ class Daemon:
     def ctxt_switches(self):
         return ctxt_switches(self.pid)
 
+    def wakeups_over(self, seconds):
+        """The daemon's wakeups (voluntary context switches) during the next `seconds`."""
+        before = self.ctxt_switches()[0]
+        time.sleep(seconds)
+        return self.ctxt_switches()[0] - before
+
     def send_signal(self, sig):
         self.proc.send_signal(sig)
 

@@ -1,0 +1,396 @@
+"""Tablet mode (issue 14): hardware SW_TABLET_MODE switches, the hinge between a display and a
+base accelerometer, the virtual uinput switch, and what the bus shows of them (TabletMode,
+TabletModeSource, HingeAngle, HingeState, TabletModeChanged).
+
+Fakes: rig/tablet.py (an evdev switch whose node is a FIFO, a fake /dev/uinput recording the
+daemon's calls, hinge readings in the hwdb frames), two umockdev IIO accelerometers placed by
+ACCEL_LOCATION, logind through python-dbusmock (energy_mocks.py)."""
+
+import re
+import signal
+import time
+
+import pytest
+
+import energy_mocks as em
+from rig import POSES, RigError, wait_until
+from rig.tablet import (BASE_MOUNT_MATRIX, BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE,
+                        FakeTabletModeSwitch, FakeUinput, hinge_readings)
+
+pytestmark = pytest.mark.daemon
+
+CHANGE = 5.0
+SWITCH_NAME = "Motion Orientation tablet-mode switch"
+# What the daemon must ask of uinput, in order, and nothing else (no keys: see
+# docs on what uinput access means).
+CREATE_CALLS = [("UI_SET_EVBIT", EV_SW), ("UI_SET_SWBIT", SW_TABLET_MODE), ("UI_SET_PHYS", None),
+                ("UI_DEV_SETUP", (BUS_VIRTUAL, 0, 0, 1, SWITCH_NAME, 0)), ("UI_DEV_CREATE", None)]
+
+
+def state_events(tablet):
+    return [(EV_SW, SW_TABLET_MODE, int(tablet)), (EV_SYN, 0, 0)]
+
+
+def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
+               theta=90, setup=None, base_attributes=None):
+    """A rig with a display and/or a base accelerometer (at hinge angle theta, base flat), a
+    hardware switch (FakeTabletModeSwitch keyword arguments, or None) and a fake
+    /dev/uinput, set up before the daemon starts."""
+    rig = make_rig(accelerometer=False, start_daemon=False, config_text=config_text)
+    rig.display = rig.base = rig.switch = rig.uinput = None
+    d, b = hinge_readings(theta)
+    if display:
+        rig.display = rig.add_accelerometer(
+            name="iio:device0", gravity=d, extra_properties={"ACCEL_LOCATION": "display"})
+        rig.accel = rig.display
+    if base:
+        rig.base = rig.add_accelerometer(
+            name="iio:device1", gravity=b, mount_matrix=BASE_MOUNT_MATRIX,
+            extra_properties={"ACCEL_LOCATION": "base"}, extra_attributes=base_attributes)
+    if switch is not None:
+        rig.switch = FakeTabletModeSwitch(rig.testbed, **switch)
+        rig._closeables.append(rig.switch)
+    if uinput:
+        rig.uinput = FakeUinput(rig.testbed)
+        rig._closeables.append(rig.uinput)
+    if setup is not None:
+        setup(rig)
+    rig.daemon.start()
+    return rig
+
+
+def set_hinge(rig, theta, base=(0.0, 0.0, 9.80665)):
+    d, b = hinge_readings(theta, base)
+    rig.display.set_gravity(*d)
+    rig.base.set_gravity(*b)
+
+
+def tablet_signals(client):
+    """The TabletModeChanged values a busclient (signals=True) has received so far."""
+    values = []
+    while True:
+        try:
+            member, payload = client.next_signal(0.05)
+        except RigError:
+            return values
+        if member == "TabletModeChanged":
+            values.append(payload[0])
+
+
+def log_lines_naming(rig, text):
+    return [line for line in rig.daemon.log_lines() if text in line]
+
+
+# ---------------------------------------------------------------------------
+# no source
+
+
+def test_no_sensors_and_no_switch_means_no_source(make_rig):
+    rig = tablet_rig(make_rig, display=False, base=False)
+    props = rig.get_properties()
+    assert (props["TabletMode"], props["TabletModeSource"], props["HingeAngle"],
+            props["HingeState"]) == (False, "none", -1.0, "unknown")
+    # Nothing to decide from: no virtual switch either.
+    assert rig.uinput.snapshot() == []
+
+
+def test_display_alone_is_no_hinge(make_rig):
+    rig = tablet_rig(make_rig, base=False)
+    with rig.bus_client(start=True):
+        rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
+        assert rig.get_property("TabletModeSource") == "none"
+        assert rig.get_property("HingeAngle") == -1.0
+    assert rig.uinput.snapshot() == []
+
+
+# ---------------------------------------------------------------------------
+# hardware switches
+
+
+def test_hardware_switch_state_at_start_and_its_events(make_rig):
+    rig = tablet_rig(make_rig, base=False, switch={"tablet": True})
+    props = rig.get_properties()
+    assert (props["TabletModeSource"], props["TabletMode"], props["HingeAngle"]) == (
+        "switch", True, -1.0)
+    client = rig.bus_client(signals=True)
+    client.ping()  # answered once it is subscribed: no signal is missed from here on
+    rig.switch.set(tablet=False)
+    rig.wait_for_property("TabletMode", False, CHANGE)
+    rig.switch.set(tablet=True)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    deadline = time.monotonic() + CHANGE
+    seen = []
+    while time.monotonic() < deadline and seen != [False, True]:
+        seen += tablet_signals(client)
+    assert seen == [False, True]
+    # A hardware switch is what libinput already sees: no virtual one repeats it.
+    assert rig.uinput.snapshot() == []
+    # Event-driven: the initial state came from EVIOCGSW, no polling ioctls after.
+    assert any(request & 0xFF == 0x1B for request in rig.switch.requests)
+    before = len(rig.switch.requests)
+    time.sleep(0.5)
+    assert len(rig.switch.requests) == before
+
+
+def test_hardware_switch_wins_over_the_hinge_and_hotplugs(make_rig):
+    rig = tablet_rig(make_rig)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    switch = FakeTabletModeSwitch(rig.testbed, tablet=True)
+    rig._closeables.append(switch)
+    rig.uevent(switch.syspath, "add")
+    rig.wait_for_property("TabletModeSource", "switch", CHANGE)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    # The source changed away from the hinge: the virtual switch is gone.
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY on the source change")
+    rig.remove_device(switch.syspath, subsystem="input")
+    rig.wait_for_property("TabletModeSource", "hinge", CHANGE)
+    wait_until(lambda: [c for c in rig.uinput.snapshot() if c[0] == "UI_DEV_CREATE"] == [
+        ("UI_DEV_CREATE", None)] * 2, CHANGE, what="a new virtual switch")
+
+
+@pytest.mark.parametrize("kind", ["virtual", "keyboard"])
+def test_virtual_and_keyboard_switches_are_not_read(make_rig, kind):
+    rig = tablet_rig(make_rig, base=False, switch={"tablet": True, kind: True})
+    assert rig.get_property("TabletModeSource") == "none"
+    assert rig.switch.requests == []  # never opened
+    assert len(log_lines_naming(rig, rig.switch.syspath)) == 1
+
+
+def test_switch_lid_pauses_sampling(make_rig):
+    rig = tablet_rig(make_rig, base=False, switch={"tablet": False, "lid": False})
+    rig.bus_client(start=True)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.switch.set(lid=True)
+    rig.wait_for_property("Active", False, CHANGE)
+    rig.switch.set(lid=False)
+    rig.wait_for_property("Active", True, CHANGE)
+
+
+# ---------------------------------------------------------------------------
+# the virtual switch
+
+
+def test_virtual_switch_is_created_with_its_state_and_destroyed_on_sigterm(make_rig):
+    rig = tablet_rig(make_rig)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    wait_until(lambda: len(rig.uinput.snapshot()) >= len(CREATE_CALLS) + 1, CHANGE,
+               what="the virtual switch")
+    calls = rig.uinput.snapshot()
+    assert calls[:len(CREATE_CALLS)] == CREATE_CALLS
+    assert calls[len(CREATE_CALLS)] == ("write", state_events(False))
+    assert not [c for c in calls if c[0] == "UI_SET_KEYBIT"]
+    code, _ = rig.daemon.stop(signal.SIGTERM)
+    assert code == 0
+    assert rig.uinput.snapshot()[-1] == ("UI_DEV_DESTROY", None)
+
+
+def test_virtual_switch_without_uinput_is_one_log_line(make_rig):
+    rig = tablet_rig(make_rig, uinput=False)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    lines = log_lines_naming(rig, "/dev/uinput")
+    assert len(lines) == 1, lines
+    assert re.search(r"errno 2\b", lines[0]) and "virtual tablet-mode switch" in lines[0], lines
+    # The daemon goes on: the orientation still works.
+    with rig.bus_client(start=True):
+        rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
+    assert len(log_lines_naming(rig, "/dev/uinput")) == 1
+
+
+# ---------------------------------------------------------------------------
+# the hinge
+
+
+def sweep(rig, start, stop, step=10, pause=0.15):
+    """Fold the hinge from start to stop degrees (base flat) in steps, pausing between."""
+    angle = start
+    direction = 1 if stop >= start else -1
+    while (stop - angle) * direction > 0:
+        angle += direction * min(step, abs(stop - angle))
+        set_hinge(rig, angle)
+        time.sleep(pause)
+
+
+def near(value, target, tolerance=3.0):
+    return abs(value - target) <= tolerance
+
+
+@pytest.mark.timeout(60)
+def test_fold_sweep_through_tablet_mode_and_back_on_the_bus(make_rig):
+    rig = tablet_rig(make_rig)
+    client = rig.bus_client(signals=True)
+    client.ping()  # answered once it is subscribed: no signal is missed from here on
+    # Only the virtual switch wants the hinge: sampling runs without a claim.
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    assert rig.get_property("HingeState") == "concave"
+    assert rig.get_property("TabletMode") is False
+    sweep(rig, 90, 180)
+    rig.wait_for_property("HingeState", "flat", CHANGE)
+    assert rig.get_property("TabletMode") is False  # flat is not past EnterAngle=200
+    sweep(rig, 180, 300)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    rig.wait_for_property("HingeState", "convex", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 300), CHANGE, what="HingeAngle 300")
+    wait_until(lambda: rig.uinput.written()[-2:] == state_events(True), CHANGE,
+               what="the virtual switch's tablet-mode event")
+    sweep(rig, 300, 90)
+    rig.wait_for_property("TabletMode", False, CHANGE)
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    wait_until(lambda: rig.uinput.written()[-2:] == state_events(False), CHANGE,
+               what="the virtual switch's laptop-mode event")
+    seen = []
+    deadline = time.monotonic() + CHANGE
+    while time.monotonic() < deadline and seen != [True, False]:
+        seen += tablet_signals(client)
+    assert seen == [True, False]
+    # Each change written once: created with 0, then 1, then 0.
+    assert rig.uinput.written() == state_events(False) + state_events(True) + state_events(False)
+
+
+@pytest.mark.timeout(40)
+def test_hinge_vertical_changes_nothing(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    # The whole device turned so that gravity lies within 10 degrees of the hinge: any fold
+    # now is undefined, and must change nothing.
+    vertical = (9.66, 0.0, 1.70)
+    for angle in (90, 150, 220, 300, 330):
+        set_hinge(rig, angle, base=vertical)
+        time.sleep(0.3)
+    rig.assert_property_stays("TabletMode", False, 2.0)
+    assert near(rig.get_property("HingeAngle"), 90)
+    assert rig.get_property("HingeState") == "concave"
+    assert rig.uinput.written() == state_events(False)
+
+
+def test_logind_lid_closed_is_closed_and_stops_the_hinge(make_rig):
+    mocks = {}
+    rig = tablet_rig(make_rig, theta=120,
+                     setup=lambda r: mocks.update(logind=em.start_logind(r, lid_closed=False)))
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    em.set_logind_lid(mocks["logind"], True)
+    rig.wait_for_property("HingeState", "closed", CHANGE)
+    assert rig.get_property("HingeAngle") == 0
+    assert rig.get_property("TabletMode") is False
+    # Nothing to read while the lid is closed, even for the virtual switch.
+    rig.wait_for_property("Active", False, CHANGE)
+    em.set_logind_lid(mocks["logind"], False)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 120), CHANGE, what="HingeAngle 120")
+
+
+def test_lid_switch_closing_when_folded_back_is_not_believed(make_rig):
+    """Some convertibles' lid magnets trip when folded to 360: a lid closing while the hinge
+    was just seen folded back leaves tablet mode on, and says so once."""
+    mocks = {}
+    rig = tablet_rig(make_rig, theta=300,
+                     setup=lambda r: mocks.update(logind=em.start_logind(r, lid_closed=False)))
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    em.set_logind_lid(mocks["logind"], True)
+    wait_until(lambda: log_lines_naming(rig, "lid switch says closed"), CHANGE,
+               what="the notice about the lid switch")
+    rig.assert_property_stays("TabletMode", True, 1.0)
+    assert len(log_lines_naming(rig, "lid switch says closed")) == 1
+
+
+def test_hardware_switch_lid_closes_the_hinge(make_rig):
+    rig = tablet_rig(make_rig, theta=120, switch={"tablet": False, "lid": False},
+                     config_text="[TabletMode]\nSource=hinge\n")
+    assert rig.get_property("TabletModeSource") == "hinge"
+    rig.wait_for_property("HingeState", "concave", CHANGE)
+    rig.switch.set(lid=True)
+    rig.wait_for_property("HingeState", "closed", CHANGE)
+    rig.wait_for_property("Active", False, CHANGE)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(40)
+def test_no_wakeups_with_two_sensors_and_no_claim_or_switch(make_rig):
+    rig = tablet_rig(make_rig, config_text="[TabletMode]\nVirtualSwitch=no\n")
+    assert rig.get_property("TabletModeSource") == "hinge"
+    assert rig.get_property("Active") is False
+    assert rig.uinput.snapshot() == []
+    claimer = rig.bus_client(start=True)
+    rig.wait_for_property("Active", True, 2.0)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    claimer.stop()
+    rig.wait_for_property("Active", False, CHANGE)
+    time.sleep(0.5)
+    wakeups = rig.daemon.wakeups_over(10)
+    assert wakeups <= 2, "the idle daemon woke up %d times in 10 s" % wakeups
+
+
+@pytest.mark.timeout(40)
+def test_virtual_switch_alone_samples_at_the_hinge_interval(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    set_hinge(rig, 120)
+    rig.wait_for_property("SampleIntervalMsec", 100, CHANGE)  # the hinge moves
+    rig.wait_for_property("SampleIntervalMsec", 1000, 10.0)  # still again
+
+
+# ---------------------------------------------------------------------------
+# the laptop-mode lock
+
+
+@pytest.mark.parametrize("lock", [None, "no"])
+@pytest.mark.timeout(40)
+def test_laptop_on_its_side_keeps_its_interface_orientation(make_rig, lock):
+    config_text = "[Orientation]\nLockInLaptopMode=%s\n" % lock if lock else ""
+    rig = tablet_rig(make_rig, config_text=config_text)
+    rig.bus_client(start=True)
+    rig.wait_for_property("InterfaceOrientation", "portrait", CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 90), CHANGE, what="HingeAngle 90")
+    # The open laptop lies on its right side: both halves read gravity along +x.
+    side = (9.80665, 0.0, 0.0)
+    rig.display.set_gravity(*side)
+    rig.base.set_gravity(*side)
+    rig.wait_for_property("DeviceOrientation", "landscape-right", CHANGE)
+    if lock is None:  # the default with a tablet-mode source: locked while a laptop
+        rig.assert_property_stays("InterfaceOrientation", "portrait", 1.0)
+        assert rig.get_property("TabletMode") is False
+        # Folded into a tent it is a tablet: the interface follows the device again.
+        set_hinge(rig, 90)
+        time.sleep(0.5)
+        sweep(rig, 90, 300)
+        rig.wait_for_property("TabletMode", True, CHANGE)
+        rig.wait_for_property("DeviceOrientation", "portrait-upside-down", CHANGE)
+        rig.wait_for_property("InterfaceOrientation", "portrait-upside-down", CHANGE)
+    else:
+        rig.wait_for_property("InterfaceOrientation", "landscape-left", CHANGE)
+
+
+def test_low_energy_slows_the_hinge_interval(make_rig):
+    rig = tablet_rig(make_rig, config_text="[Energy]\nLowEnergyMode=on\n")
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.wait_for_property("SampleIntervalMsec", 2000, CHANGE)
+
+
+def test_base_sensor_rate_follows_the_display_plan_and_is_restored(make_rig):
+    rig = tablet_rig(make_rig, base_attributes={
+        "sampling_frequency": "100", "sampling_frequency_available": "1 10 25 50 100"})
+    rate = rig.base.directory / "sampling_frequency"
+    # The virtual switch alone: both sensors every 1000 ms, so 1 Hz serves the base.
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: rate.read_text().strip() == "1", CHANGE, what="the base at 1 Hz")
+    code, _ = rig.daemon.stop()
+    assert code == 0
+    assert rate.read_text().strip() == "100", "the base's rate is not restored on exit"
+
+
+def test_reload_with_virtual_switch_off_destroys_it_and_stops_sampling(make_rig):
+    rig = tablet_rig(make_rig)
+    rig.wait_for_property("Active", True, CHANGE)
+    rig.reload("[TabletMode]\nVirtualSwitch=no\n")
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY after the reload")
+    rig.wait_for_property("Active", False, CHANGE)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    rig.reload("")
+    wait_until(lambda: [c for c in rig.uinput.snapshot() if c[0] == "UI_DEV_CREATE"] == [
+        ("UI_DEV_CREATE", None)] * 2, CHANGE, what="the virtual switch again")
+    rig.wait_for_property("Active", True, CHANGE)
