@@ -4,9 +4,11 @@
     make link-order
     PYTHONPATH=Tests/integration /usr/bin/python3 build-aux/hot-functions.py [--daemon PATH] [--output PATH]
 
-Runs the release daemon under valgrind's callgrind on the integration rig (the bench's
-fake IIO accelerometer, a private system bus): start, an unclaimed ReadOrientation(), a
-claim through turns to each side, low energy mode, a reload, the claim's end, SIGTERM.
+Runs the release daemon under valgrind's callgrind on the integration rig (a private system
+bus), twice: with no accelerometer and `--config /dev/null` (the idle start-up that the
+resident-set figures measure: start, an unclaimed ReadOrientation(), SIGTERM), then with the bench's fake IIO
+accelerometer: start, an unclaimed ReadOrientation(), a claim through turns to each side, low
+energy mode, a reload, the claim's end, SIGTERM.
 Every function of the binary that executed is written, one symbol name a line and sorted,
 to build-aux/motion-orientationd.order, which Package.swift hands to lld
 (--symbol-ordering-file).
@@ -37,13 +39,36 @@ except ImportError as err:
 REPO = Path(__file__).resolve().parent.parent
 
 
+def under_callgrind(r, callgrind_out):
+    """Starts the rig's daemon under callgrind. Names stay mangled (--demangle=no): they are
+    then the linker's own, where valgrind's demangler and nm's differ on some C++ names."""
+    r.daemon.argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s" % callgrind_out,
+                     "--dump-instr=no", "--demangle=no"] + r.daemon.argv
+    r.daemon.start(timeout=60)
+
+
+def stop(r):
+    code, _ = r.daemon.stop(signal.SIGTERM, timeout=60)
+    if code != 0:
+        raise SystemExit("hot-functions: the daemon exited with %s:\n%s" % (code, r.daemon.log()))
+
+
+def exercise_idle(daemon, callgrind_out):
+    r = rig.Rig(accelerometer=False, start_daemon=False, verbose=False, daemon=str(daemon))
+    try:
+        r.daemon.argv = [r.daemon.binary, "--config", "/dev/null"]
+        under_callgrind(r, callgrind_out)
+        r.read_orientation(timeout=30)
+        stop(r)
+    finally:
+        r.close()
+
+
 def exercise(daemon, callgrind_out):
     r = rig.Rig(accelerometer=False, start_daemon=False, verbose=False, daemon=str(daemon))
     try:
         r.accel = r.add_accelerometer()
-        r.daemon.argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s" % callgrind_out,
-                         "--dump-instr=no"] + r.daemon.argv
-        r.daemon.start(timeout=60)
+        under_callgrind(r, callgrind_out)
         r.read_orientation(timeout=30)
         claim = r.bus_client(start=True)
         for pose in ["portrait", "landscape-left", "portrait", "landscape-right", "portrait"]:
@@ -55,9 +80,7 @@ def exercise(daemon, callgrind_out):
         r.wait_for_property("LowEnergyMode", False, timeout=30)
         claim.close()
         r.wait_for_property("Active", False, timeout=30)
-        code, _ = r.daemon.stop(signal.SIGTERM, timeout=60)
-        if code != 0:
-            raise SystemExit("hot-functions: the daemon exited with %s:\n%s" % (code, r.daemon.log()))
+        stop(r)
     finally:
         r.close()
 
@@ -91,15 +114,14 @@ def executed_functions(callgrind_out, binary):
 
 
 def symbol_names(binary, executed):
-    """The linker's names for `executed`: callgrind demangles C++ names (Swift's it keeps)."""
-    def nm(*flags):
-        out = subprocess.run(["nm", "--defined-only", *flags, str(binary)], capture_output=True,
-                             text=True, check=True).stdout.splitlines()
-        return [line.split(" ", 2) for line in out]
+    """The function symbols of `binary` among `executed` (names callgrind could not give, such
+    as 0x... addresses of unnamed code, are not symbols and drop out)."""
+    out = subprocess.run(["nm", "--defined-only", str(binary)], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
     symbols = set()
-    for raw, demangled in zip(nm(), nm("-C")):
-        if len(raw) == 3 and raw[1] in "tTwW" and (raw[2] in executed or demangled[2] in executed):
-            symbols.add(raw[2])
+    for fields in (line.split(" ", 2) for line in out):
+        if len(fields) == 3 and fields[1] in "tTwW" and fields[2] in executed:
+            symbols.add(fields[2])
     return sorted(symbols)
 
 
@@ -110,9 +132,10 @@ def main():
     args = parser.parse_args()
     daemon = Path(args.daemon).resolve()
     with tempfile.TemporaryDirectory(prefix="mo-order-") as tmp:
-        out = Path(tmp) / "callgrind.out"
-        exercise(daemon, out)
-        symbols = symbol_names(daemon, executed_functions(out, daemon))
+        idle, busy = Path(tmp) / "callgrind.idle", Path(tmp) / "callgrind.out"
+        exercise_idle(daemon, idle)
+        exercise(daemon, busy)
+        symbols = symbol_names(daemon, executed_functions(idle, daemon) | executed_functions(busy, daemon))
     Path(args.output).write_text("".join(name + "\n" for name in symbols))
     print("hot-functions: %d functions of %s -> %s" % (len(symbols), daemon, args.output))
 
