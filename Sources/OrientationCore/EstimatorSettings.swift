@@ -5,7 +5,7 @@
 /// allowed range; `problems()` lists the settings outside it and `clamped()` brings them back.
 /// The estimator always works with `clamped()` settings, so a bad configuration cannot make it
 /// misbehave. The `[Orientation]` keys that set some of them are `configKeys`.
-public struct EstimatorSettings: Sendable, Equatable {
+public struct EstimatorSettings: SettingsTable, Equatable {
     // MARK: Low-pass gravity filter
 
     /// Time constant of the gravity low-pass filter while the reading's magnitude is close to
@@ -289,38 +289,8 @@ public struct EstimatorSettings: Sendable, Equatable {
         case metresPerSecondSquared = "m/s^2"
     }
 
-    /// One setting: its property name, unit and allowed range, and the property itself, reached
-    /// through a pair of plain closures rather than a key path (as `SamplingPolicy.Field`, and for
-    /// the same reason: key paths pull in runtime code that would stay resident in the daemon).
-    /// The default is the property's initial value.
-    public struct Field: Sendable {
-        /// The property's name, e.g. "switchAngle".
-        public let name: String
-        /// What the value measures.
-        public let unit: Unit
-        /// The allowed range; `clamped()` brings values back into it.
-        public let range: ClosedRange<Double>
-        let get: @Sendable (EstimatorSettings) -> Double
-        let set: @Sendable (inout EstimatorSettings, Double) -> Void
-
-        init(
-            _ name: String, _ unit: Unit, _ range: ClosedRange<Double>,
-            _ get: @escaping @Sendable (EstimatorSettings) -> Double,
-            _ set: @escaping @Sendable (inout EstimatorSettings, Double) -> Void
-        ) {
-            self.name = name
-            self.unit = unit
-            self.range = range
-            self.get = get
-            self.set = set
-        }
-    }
-
-    /// The value of `field`.
-    public subscript(field: Field) -> Double {
-        get { field.get(self) }
-        set { field.set(&self, newValue) }
-    }
+    /// One setting: its name, unit and range (see `SettingsField`).
+    public typealias Field = SettingsField<EstimatorSettings>
 
     /// Every setting, in declaration order: the one table of names, units and ranges.
     public static let fields: [Field] = [
@@ -393,11 +363,6 @@ public struct EstimatorSettings: Sendable, Equatable {
         Field("timingSlack", .seconds, 0.0...0.01, { $0.timingSlack }, { $0.timingSlack = $1 }),
     ]
 
-    /// The setting called `name`, nil for an unknown name.
-    public static func field(named name: String) -> Field? {
-        fields.first { $0.name == name }
-    }
-
     /// A `[Orientation]` key of the configuration file that sets estimator settings: its name,
     /// the unit and range of the value it takes (its own, which may be narrower than the
     /// settings' and in another unit), and how it sets them.
@@ -460,28 +425,9 @@ public struct EstimatorSettings: Sendable, Equatable {
         }
     }
 
-    /// Every setting with its value and allowed range, in declaration order.
-    public var entries: [(name: String, value: Double, allowed: ClosedRange<Double>)] {
-        Self.fields.map { ($0.name, self[$0], $0.range) }
-    }
-
     /// The settings outside their allowed range (NaN is always outside); empty when all are fine.
-    public func problems() -> [Problem] {
-        Self.fields.compactMap { field in
-            field.range.contains(self[field])
-                ? nil : Problem(name: field.name, value: self[field], allowed: field.range)
-        }
-    }
+    public func problems() -> [Problem] { rangeProblems() }
 
     /// A copy with every setting brought into its allowed range (NaN becomes the default).
-    public func clamped() -> EstimatorSettings {
-        let defaults = EstimatorSettings()
-        var settings = self
-        for field in Self.fields {
-            let value = self[field]
-            settings[field] =
-                value.isNaN ? defaults[field] : min(max(value, field.range.lowerBound), field.range.upperBound)
-        }
-        return settings
-    }
+    public func clamped() -> EstimatorSettings { clampedToRanges() }
 }

@@ -43,7 +43,7 @@ public enum VirtualSwitchSetting: String, Sendable, CaseIterable {
 /// does. The hinge angle follows systemd's `60-sensor.hwdb`: 0 closed like a clamshell, 180 flat,
 /// 360 folded back to back. The reasons cite ChromeOS (Chromium's `tablet_mode_controller.cc` and
 /// the ChromeOS EC's `motion_lid.c`), whose numbers have years of convertibles behind them.
-public struct TabletModeSettings: Sendable, Equatable {
+public struct TabletModeSettings: SettingsTable, Equatable {
     /// `[TabletMode] Source=`.
     public var source = TabletModeSetting.auto
     /// `[TabletMode] VirtualSwitch=`.
@@ -198,36 +198,8 @@ public struct TabletModeSettings: Sendable, Equatable {
     /// Creates the default settings.
     public init() {}
 
-    /// One numeric setting: its property name, unit and allowed range, reached through closures
-    /// (see `EstimatorSettings.Field` for why not key paths).
-    public struct Field: Sendable {
-        /// The property's name, e.g. "enterAngle".
-        public let name: String
-        /// What the value measures.
-        public let unit: EstimatorSettings.Unit
-        /// The allowed range.
-        public let range: ClosedRange<Double>
-        let get: @Sendable (TabletModeSettings) -> Double
-        let set: @Sendable (inout TabletModeSettings, Double) -> Void
-
-        init(
-            _ name: String, _ unit: EstimatorSettings.Unit, _ range: ClosedRange<Double>,
-            _ get: @escaping @Sendable (TabletModeSettings) -> Double,
-            _ set: @escaping @Sendable (inout TabletModeSettings, Double) -> Void
-        ) {
-            self.name = name
-            self.unit = unit
-            self.range = range
-            self.get = get
-            self.set = set
-        }
-    }
-
-    /// The value of `field`.
-    public subscript(field: Field) -> Double {
-        get { field.get(self) }
-        set { field.set(&self, newValue) }
-    }
+    /// One numeric setting: its name, unit and range (see `SettingsField`).
+    public typealias Field = SettingsField<TabletModeSettings>
 
     /// Allowed range of `EnterAngle=`: past flat, short of fully folded.
     public static let enterAngleRange: ClosedRange<Double> = 180...350
@@ -281,24 +253,15 @@ public struct TabletModeSettings: Sendable, Equatable {
         Field("publishDeadband", .degrees, 0.0...45.0, { $0.publishDeadband }, { $0.publishDeadband = $1 }),
     ]
 
-    /// The setting called `name`, nil for an unknown name.
-    public static func field(named name: String) -> Field? {
-        fields.first { $0.name == name }
-    }
-
     /// The numeric settings outside their allowed range (NaN is always outside), and an
     /// `exitAngle` less than `minimumAngleGap` under `enterAngle` (reported as "exitAngle").
     public func problems() -> [EstimatorSettings.Problem] {
-        var problems = Self.fields.compactMap { field in
-            field.range.contains(self[field])
-                ? nil : EstimatorSettings.Problem(name: field.name, value: self[field], allowed: field.range)
-        }
+        var problems = rangeProblems()
         if exitAngle > enterAngle - minimumAngleGap {
+            let top = max(Self.exitAngleRange.lowerBound, enterAngle - minimumAngleGap)
             problems.append(
                 EstimatorSettings.Problem(
-                    name: "exitAngle", value: exitAngle,
-                    allowed: Self.exitAngleRange
-                        .lowerBound...max(Self.exitAngleRange.lowerBound, enterAngle - minimumAngleGap)))
+                    name: "exitAngle", value: exitAngle, allowed: Self.exitAngleRange.lowerBound...top))
         }
         return problems
     }
@@ -307,12 +270,7 @@ public struct TabletModeSettings: Sendable, Equatable {
     /// and exit angles back to their defaults when their gap is too small.
     public func clamped() -> TabletModeSettings {
         let defaults = TabletModeSettings()
-        var settings = self
-        for field in Self.fields {
-            let value = self[field]
-            settings[field] =
-                value.isNaN ? defaults[field] : min(max(value, field.range.lowerBound), field.range.upperBound)
-        }
+        var settings = clampedToRanges()
         if settings.exitAngle > settings.enterAngle - settings.minimumAngleGap {
             settings.enterAngle = defaults.enterAngle
             settings.exitAngle = defaults.exitAngle

@@ -257,8 +257,7 @@ def test_default_config_has_every_key_commented():
         match = re.match(r"^#([A-Z][A-Za-z]+)=(.*)$", stripped)
         if match:
             keys[(current, match.group(1))] = match.group(2)
-    assert sections == ["Energy", "Compatibility", "Orientation", "TabletMode", "Sensor", "Thermal",
-                        "Sampling"]
+    assert sections == ["Energy", "Compatibility", "Orientation", "TabletMode", "Sensor", "Thermal", "Sampling"]
     assert keys[("Energy", "LowEnergyMode")] == "auto"
     assert keys[("Energy", "BatteryLowPercent")] == "20"
     assert keys[("Sampling", "StillIntervalMsec")] == "700"
