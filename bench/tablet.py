@@ -6,6 +6,7 @@ fold past the enter angle (written to sysfs) to the virtual switch's event."""
 import time
 
 import rig
+from rig import tablet
 from rig.tablet import BASE_MOUNT_MATRIX, FakeUinput, hinge_readings
 
 from .procfs import proc_counters, rates
@@ -26,9 +27,7 @@ def make_rig(bench):
 
 
 def set_hinge(r, theta):
-    display, base = hinge_readings(theta)
-    r.display.set_gravity(*display)
-    r.base.set_gravity(*base)
+    tablet.set_hinge(r.display, r.base, theta)
 
 
 def wait_for_state(r, tablet, since, timeout):

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import energy_mocks as em
-from rig import POSES, RigError, wait_until
+from rig import STANDARD_GRAVITY, RigError, tablet, wait_until
 from rig.tablet import (BASE_MOUNT_MATRIX, BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE,
                         FakeTabletModeSwitch, FakeUinput, hinge_readings)
 
@@ -27,8 +27,8 @@ CREATE_CALLS = [("UI_SET_EVBIT", EV_SW), ("UI_SET_SWBIT", SW_TABLET_MODE), ("UI_
                 ("UI_DEV_SETUP", (BUS_VIRTUAL, 0, 0, 1, SWITCH_NAME, 0)), ("UI_DEV_CREATE", None)]
 
 
-def state_events(tablet):
-    return [(EV_SW, SW_TABLET_MODE, int(tablet)), (EV_SYN, 0, 0)]
+def state_events(on):
+    return [(EV_SW, SW_TABLET_MODE, int(on)), (EV_SYN, 0, 0)]
 
 
 def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
@@ -59,10 +59,8 @@ def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, conf
     return rig
 
 
-def set_hinge(rig, theta, base=(0.0, 0.0, 9.80665)):
-    d, b = hinge_readings(theta, base)
-    rig.display.set_gravity(*d)
-    rig.base.set_gravity(*b)
+def set_hinge(rig, theta, base=(0.0, 0.0, STANDARD_GRAVITY)):
+    tablet.set_hinge(rig.display, rig.base, theta, base)
 
 
 def tablet_signals(client):

@@ -214,3 +214,11 @@ def hinge_readings(theta, base=(0.0, 0.0, STANDARD_GRAVITY)):
     bx, by, bz = base
     display = (bx, math.cos(t) * by - math.sin(t) * bz, math.sin(t) * by + math.cos(t) * bz)
     return display, tuple(base)
+
+
+def set_hinge(display, base, theta, base_gravity=(0.0, 0.0, STANDARD_GRAVITY)):
+    """Write the readings of hinge angle theta (base_gravity: the base's reading) into the
+    display and base FakeAccelerometers."""
+    display_reading, base_reading = hinge_readings(theta, base_gravity)
+    display.set_gravity(*display_reading)
+    base.set_gravity(*base_reading)
