@@ -153,10 +153,7 @@ public struct SamplingPolicy: Equatable, Sendable {
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
         let hinge = hingePlan(inputs)
         guard inputs.claims > 0 else { return hinge }
-        var moving = inputs.moving || inputs.changeOnly
-        if !moving, let seconds = inputs.secondsSinceMotion, seconds * 1000 < Double(motionLingerMsec) {
-            moving = true
-        }
+        let moving = inputs.changeOnly || isMoving(inputs.moving, secondsSince: inputs.secondsSinceMotion)
         var still = stillIntervalMsec
         var fast = movingIntervalMsec
         if inputs.lowEnergy || inputs.thermalState == .critical {
@@ -177,15 +174,18 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// The plan of the virtual switch alone (rule 3 of `plan`).
     func hingePlan(_ inputs: SamplingInputs) -> SamplingPlan {
         guard inputs.virtualSwitch, !inputs.lidClosed else { return .off }
-        var moving = inputs.hingeMoving
-        if !moving, let seconds = inputs.secondsSinceHingeMotion, seconds * 1000 < Double(motionLingerMsec) {
-            moving = true
+        if isMoving(inputs.hingeMoving, secondsSince: inputs.secondsSinceHingeMotion) {
+            return .every(intervalMsec: hingeMovingIntervalMsec)
         }
-        if moving { return .every(intervalMsec: hingeMovingIntervalMsec) }
         if inputs.lowEnergy || inputs.thermalState == .critical {
             return .every(intervalMsec: max(hingeIntervalMsec, lowEnergyHingeIntervalMsec))
         }
         return .every(intervalMsec: hingeIntervalMsec)
+    }
+
+    /// Moving now, or less than `motionLingerMsec` after the last motion.
+    private func isMoving(_ now: Bool, secondsSince: Double?) -> Bool {
+        now || secondsSince.map { $0 * 1000 < Double(motionLingerMsec) } ?? false
     }
 
     /// What is wrong with these intervals, one English sentence each; empty when they are
