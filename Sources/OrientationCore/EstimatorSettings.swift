@@ -224,6 +224,32 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// committed about 0.2 s after it ends, a sudden one (a step) about 0.5 s after it.
     public var halfTurnSettleTime = 0.4
 
+    // MARK: Mid-turn commit
+    //
+    // A hand turns a tablet a quarter turn in 0.3-0.6 s and slows down into the new orientation.
+    // The filter lags such a turn by tens of degrees, so through it and `quarterTurnSettleTime`
+    // the decision would come about 0.2 s after the turn ends. The readings themselves show the
+    // turn: once they are well past the switch angle, at 1 g with a steady upright tilt, and the
+    // turn has slowed to a fraction of its top speed, the adjacent orientation is committed
+    // before the turn ends. A flip passing through that orientation is at its top speed there,
+    // a wobble or a swing turns back, shaking and walking leave 1 g: each keeps the filtered,
+    // settle-time path. The rotation holds (swing, overhead, vigour) and `disturbanceHoldTime`
+    // still apply.
+
+    /// How far from the committed orientation's axis the readings must be, toward the adjacent
+    /// one, for a mid-turn commit. Degrees, default 75: fifteen degrees past `switchAngle`,
+    /// fifteen from the new axis.
+    public var midTurnAngle = 75.0
+
+    /// How much the turn must have slowed there: its speed (the readings' in-plane angle, smoothed
+    /// over `angularSpeedTimeConstant`) at most this fraction of the fastest it went since it
+    /// left the axis; 0 turns the mid-turn commit off. Fraction, default 0.5. A smoothstep
+    /// quarter turn is at 0.75 of its top speed at 75 degrees and at 0.5 at 85 percent of its
+    /// duration; a 180 degree flip passes the quarter between at its top speed. A smooth
+    /// 0.3-0.6 s quarter turn is then committed around its end at 25 and 50 Hz, against about
+    /// 0.2 s after it through the filter.
+    public var midTurnSlowdown = 0.5
+
     // MARK: Calm fast path
     //
     // A device that jumps to a new pose and rests there (a brisk quarter turn sampled slowly, a
@@ -253,22 +279,6 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// (`SettleTimeMsec=` in the configuration), which stays the evidence time of every other
     /// change.
     public var calmSettleTime = 0.08
-
-    /// Evidence time at the end of a smooth turn, or 0 (the default) for none. Seconds; 0.04
-    /// turns it on (Android proposes a rotation once it has been stable for 40 ms). A calm run
-    /// that did not begin with a sudden turn (a hand turning a tablet slows down and stops) and
-    /// follows readings without a gap then proposes orientations with its mean once it has lasted
-    /// this long, while the committed orientation is upright and the tilt of the readings changes
-    /// slower than `swingTiltSpeed`; an upright candidate it proposes commits at once, as on the
-    /// calm fast path. A smooth 0.3-0.6 s quarter turn is then decided within 80 ms of its end at
-    /// 25 and 50 Hz (median about 10-30 ms, some before it ends; 0.1-0.2 s at 10 Hz, where the run
-    /// needs two readings 0.1 s apart), against 0.15-0.3 s through the filter and
-    /// `quarterTurnSettleTime`; a slow turn commits on its way, once past `switchAngle`. Off by
-    /// default because it breaks the rate agreement the estimator promises (decisions within one
-    /// sample period of the slower rate): `calmSpread` lets two readings 40 ms apart move 72
-    /// degrees per second but two 0.1 s apart only 29, so at 25 and 50 Hz a turn counts as at rest
-    /// sooner than at 10 Hz (up to 0.16 s on a 0.5 s turn, 0.28 s on a 1.5 s one).
-    public var turnEndSettleTime = 0.0
 
     /// Largest distance of a reading from the first reading of its calm run, as a fraction of that
     /// reading's magnitude; default 0.05 (about 2.9 degrees). Sensor noise of a resting device
@@ -382,8 +392,9 @@ public struct EstimatorSettings: SettingsTable, Equatable {
             "quarterTurnSettleTime", .seconds, 0.0...5.0, { $0.quarterTurnSettleTime },
             { $0.quarterTurnSettleTime = $1 }),
         Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
+        Field("midTurnAngle", .degrees, 65.0...85.0, { $0.midTurnAngle }, { $0.midTurnAngle = $1 }),
+        Field("midTurnSlowdown", .fraction, 0.0...0.9, { $0.midTurnSlowdown }, { $0.midTurnSlowdown = $1 }),
         Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
-        Field("turnEndSettleTime", .seconds, 0.0...1.0, { $0.turnEndSettleTime }, { $0.turnEndSettleTime = $1 }),
         Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
         Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
         Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),

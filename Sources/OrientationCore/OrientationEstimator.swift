@@ -25,25 +25,26 @@
 ///    `calmSpread` of the run's first reading. A run whose first reading jumped by
 ///    `calmJumpAngle` or more from the reading before it ends a sudden turn (a step); once it has
 ///    lasted `calmSettleTime` (two readings at least) it is established, and its mean stands in
-///    for the filtered gravity, which still lags the jump by tens of degrees. With
-///    `turnEndSettleTime` set (off by default), any other run that follows readings without a
-///    gap is the end of a smooth turn, established after that time while the committed
-///    orientation is upright; its mean then proposes upright orientations likewise (a steady
-///    tilt required).
-/// 7. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
+///    for the filtered gravity, which still lags the jump by tens of degrees.
+/// 7. The turn in progress, followed on the readings (`followTurn`): once a turn seen on its way
+///    is past `midTurnAngle` toward the adjacent orientation, at 1 g with a steady upright tilt,
+///    and has slowed to `midTurnSlowdown` of its top speed, that orientation is `turnTarget`.
+/// 8. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
 ///    included). The 1 g reference learns only while it is low.
-/// 8. The gravity estimate (the calm mean while such a run is established, else the filtered
-///    gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds (the
+/// 9. The turn target, else the gravity estimate (the calm mean while such a run is established,
+///    else the filtered gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds (the
 ///    enter tilt rising toward `disturbedFaceEnterTilt` with the vigour); otherwise, if not lying
 ///    too flat, the upright orientation by the in-plane angle, with hysteresis (keep the current
 ///    axis up to `switchAngle` away from it). Held overhead (screen down beyond `overheadTilt`),
 ///    the last upright orientation is kept.
-/// 9. A swing toward flat (tilt growing faster than `swingTiltSpeed`) or an overhead pose blocks
+/// 10. A swing toward flat (tilt growing faster than `swingTiltSpeed`) or an overhead pose blocks
 ///    rotations (commits of an upright orientation other than the last upright one) while it
 ///    lasts and for a hold time after it; a vigour above `vigourRotationLimit` blocks them while
 ///    it lasts. Lying flat proposes no upright orientation, and leaves no hold behind.
-/// 10. A changed proposal becomes a candidate; it is committed when nothing was rejected
-///    recently, no hold applies, and there is evidence for it. The calm fast path: the candidate
+/// 11. A changed proposal becomes a candidate; it is committed when nothing was rejected
+///    recently, no hold applies, and there is evidence for it. The mid-turn commit: the
+///    candidate is the turn target, so a hand's quarter turn is committed as it slows into its
+///    end. The calm fast path: the candidate
 ///    appeared during an established sudden-turn calm run, so a step is committed
 ///    `calmSettleTime` after the first reading that shows it. Otherwise (smooth turns, and every
 ///    disturbed or noisy signal) the candidate must have been proposed continuously for
@@ -51,8 +52,8 @@
 ///    `steadyAngularSpeed`. A 180 degree change also needs `halfTurnSettleTime` since the device
 ///    left the committed orientation. The first decision after init/reset is fast when the
 ///    reading is calm (`firstDecisionSettleTime`), otherwise it takes `quarterTurnSettleTime`. A
-///    commit made on the calm mean moves the filtered gravity there, so the filter does not
-///    propose the old orientation again when the run ends.
+///    commit made on the turn or the calm mean moves the filtered gravity to the reading or the
+///    mean, so the filter does not propose the old orientation again.
 public struct OrientationEstimator: Sendable {
     /// The settings in use (the given ones, `clamped()`).
     public let settings: EstimatorSettings
@@ -76,6 +77,11 @@ public struct OrientationEstimator: Sendable {
     /// The current 1 g reference: the running magnitude of calm readings, in sensor units
     /// (m/s^2 when the scale is right). Starts at `settings.nominalGravity`.
     public private(set) var gravityReference: Double
+
+    /// The adjacent orientation a turn in progress is slowing into, past
+    /// `EstimatorSettings.midTurnAngle` (see `followTurn`); nil otherwise. It proposes that
+    /// orientation, and is evidence enough for a commit.
+    public private(set) var turnTarget: DeviceOrientation?
 
     /// The orientation waiting for its evidence time, if any.
     public private(set) var candidate: DeviceOrientation?
@@ -143,6 +149,16 @@ public struct OrientationEstimator: Sendable {
     private var calmTime = 0.0
     private var calmJumpedFrom: Vector3?
     private var calmSudden: Bool?
+    // The turn in progress, followed on the readings themselves: the in-plane angle of the last
+    // accepted reading from the committed upright axis (degrees, signed, clockwise positive) and
+    // its time, its speed (degrees per second, signed, smoothed with `angularSpeedTimeConstant`),
+    // the fastest the turn went since it left the axis, and whether a reading showed it between
+    // the axes.
+    private var turnOffset: Double?
+    private var turnOffsetTime = 0.0
+    private var turnSpeed = 0.0
+    private var turnPeakSpeed = 0.0
+    private var turnSeenOnItsWay = false
     // The last reading the magnitude gate accepted and its time (what a calm run jumped from).
     private var lastAccepted: Vector3?
     private var lastAcceptedTime = 0.0
@@ -306,10 +322,6 @@ public struct OrientationEstimator: Sendable {
         }
         filterTime = time
         let filtered = filteredGravity ?? reading
-        // A calm run at the end of a smooth turn needs a steady tilt: a device lifted or lowered
-        // through a pose is not at rest, however close its readings stay for a few hundredths of
-        // a second.
-        if calmSudden != true && readingTiltSpeed > settings.swingTiltSpeed { calmGravity = nil }
 
         // Overhead: blocks rotations while it lasts and for a hold time after.
         let length = filtered.magnitude
@@ -318,13 +330,14 @@ public struct OrientationEstimator: Sendable {
             overheadUntil = max(overheadUntil, time + settings.overheadHoldTime)
         }
 
-        // Proposal and evidence: from the calm mean after a sudden turn, else from the filter.
+        // Proposal and evidence: a turn past its switch angle and slowing into the next
+        // orientation, else the calm mean after a sudden turn, else the filter.
+        followTurn(reading, ratio: ratio, at: time)
         var proposal: DeviceOrientation?
-        if let calmGravity {
+        if let turnTarget {
+            proposal = turnTarget
+        } else if let calmGravity {
             proposal = propose(calmGravity, tilt: Self.tilt(of: calmGravity))
-            // The end of a smooth turn speaks for upright orientations only: a device leaning
-            // toward flat keeps the filter's proposal and its evidence time.
-            if calmSudden != true && proposal?.isUpright != true { proposal = propose(filtered, tilt: tilt) }
         } else {
             proposal = propose(filtered, tilt: tilt)
         }
@@ -341,9 +354,14 @@ public struct OrientationEstimator: Sendable {
         }
         if let candidate, mayCommit(candidate, at: time, calm: calm) {
             commit(candidate)
-            // The filter still lags the sudden turn the calm run has seen, and would propose the old
-            // orientation again once the run ends: it continues from the calm mean instead.
-            if let calmGravity { filteredGravity = calmGravity }
+            // The filter still lags the turn the readings have shown, and would propose the old
+            // orientation again: it continues from the turn's reading or the calm mean instead.
+            if turnTarget == candidate {
+                filteredGravity = reading
+            } else if let calmGravity {
+                filteredGravity = calmGravity
+            }
+            turnTarget = nil
         }
         return orientation
     }
@@ -368,6 +386,53 @@ public struct OrientationEstimator: Sendable {
         overheadUntil = -Double.infinity
         endCalmRun()
         lastAccepted = nil
+    }
+
+    /// Follows a turn about the screen normal on the readings themselves (the filter lags a hand's
+    /// turn by tens of degrees) and sets `turnTarget`: the adjacent upright orientation when the
+    /// reading is at least `midTurnAngle` from the committed axis (and no further than that from
+    /// the adjacent one), at 1 g within `calmMagnitudeBand` with a steady upright tilt, the turn
+    /// was seen on its way (a reading between the two axes since it left the committed one) and
+    /// has slowed to `midTurnSlowdown` of its top speed or less. A hand turning a tablet a quarter turn slows down into the new
+    /// orientation; a flip passing through it is at its top speed there, a step shows no way in
+    /// between (the calm fast path takes it). With `midTurnSlowdown` 0 nothing is followed.
+    private mutating func followTurn(_ reading: Vector3, ratio: Double, at time: Double) {
+        turnTarget = nil
+        guard settings.midTurnSlowdown > 0, orientation.isUpright else {
+            turnOffset = nil
+            return
+        }
+        let axis = Self.axisAngle(orientation)
+        let offset = Self.signedDifference(CoreMath.atan2Degrees(reading.x, -reading.y), axis)
+        if let previous = turnOffset, time > turnOffsetTime, time - turnOffsetTime <= settings.maximumSampleGap {
+            let elapsed = time - turnOffsetTime
+            let speed = Self.signedDifference(offset, previous) / elapsed
+            turnSpeed +=
+                (speed - turnSpeed)
+                * Self.smoothingWeight(elapsed: elapsed, timeConstant: settings.angularSpeedTimeConstant)
+        } else {
+            turnSpeed = 0
+            turnPeakSpeed = 0
+            turnSeenOnItsWay = false
+        }
+        turnOffset = offset
+        turnOffsetTime = time
+        // The turn counts from where it left the axis: near it, start over.
+        let distance = abs(offset)
+        if distance < 90 - settings.switchAngle {
+            turnPeakSpeed = 0
+            turnSeenOnItsWay = false
+        }
+        turnPeakSpeed = max(turnPeakSpeed, abs(turnSpeed))
+        let past = distance >= settings.midTurnAngle && distance <= 180 - settings.midTurnAngle
+        if distance >= 90 - settings.switchAngle && distance < settings.midTurnAngle { turnSeenOnItsWay = true }
+        let tilt = Self.tilt(of: reading)
+        let steady =
+            abs(ratio - 1) <= settings.calmMagnitudeBand && abs(tilt) <= settings.uprightTiltLimit
+            && -tilt <= settings.overheadTilt && readingTiltSpeed <= settings.swingTiltSpeed
+        guard past, steady, turnSeenOnItsWay, abs(turnSpeed) <= settings.midTurnSlowdown * turnPeakSpeed
+        else { return }
+        turnTarget = Self.uprightOrientation(quarter: CoreMath.nearestInteger(axis / 90) + (offset > 0 ? 1 : -1))
     }
 
     /// Starts `vigour` over from a reading of magnitude `magnitude` (first reading, or a gap).
@@ -417,19 +482,8 @@ public struct OrientationEstimator: Sendable {
         if calmSudden == nil, let anchor = calmAnchor {
             calmSudden = calmJumpedFrom.map { $0.angle(to: anchor) >= settings.calmJumpAngle } ?? false
         }
-        let lasted = time - calmStart
-        if calmSudden == true {
-            calmGravity =
-                lasted >= settings.calmSettleTime - settings.timingSlack ? calmSum * (1 / Double(calmCount)) : nil
-            return
-        }
-        // The end of a smooth turn: the run follows readings without a gap (after a gap or a
-        // restart nothing says the device was turning) and has lasted `turnEndSettleTime`; the
-        // tilt must be steady too (checked after the filter update, in `update`).
-        let turnEnd =
-            settings.turnEndSettleTime > 0 && orientation.isUpright && calmJumpedFrom != nil
-            && lasted >= settings.turnEndSettleTime - settings.timingSlack
-        calmGravity = turnEnd ? calmSum * (1 / Double(calmCount)) : nil
+        let established = calmSudden == true && time - calmStart >= settings.calmSettleTime - settings.timingSlack
+        calmGravity = established ? calmSum * (1 / Double(calmCount)) : nil
     }
 
     /// Starts the 1 g reference over from `magnitude`, the size of a calm run the magnitude gate
@@ -534,9 +588,9 @@ public struct OrientationEstimator: Sendable {
         // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
         // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
         // the settle time while the filtered direction turns slowly.
-        let calmEvidence =
-            calmGravity != nil && (calmSudden == true ? candidateSince >= calmStart : candidate.isUpright)
-        if !calmEvidence {
+        let turnEvidence = candidate == turnTarget
+        let calmEvidence = calmGravity != nil && candidateSince >= calmStart
+        if !calmEvidence && !turnEvidence {
             guard angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
@@ -575,6 +629,12 @@ public struct OrientationEstimator: Sendable {
         case .landscapeLeft: -90
         default: 0
         }
+    }
+
+    /// The difference `a - b` of two angles in -180...180 degrees, folded into -180...180.
+    private static func signedDifference(_ a: Double, _ b: Double) -> Double {
+        let difference = a - b
+        return difference > 180 ? difference - 360 : difference < -180 ? difference + 360 : difference
     }
 
     /// Absolute difference of two angles in -180...180 degrees, folded into 0...180.

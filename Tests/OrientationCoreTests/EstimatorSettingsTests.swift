@@ -21,7 +21,8 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 40)
+        #expect(settings.entries.count == 41)
+        #expect(settings.midTurnAngle > settings.switchAngle && settings.midTurnAngle < 90)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 
@@ -44,10 +45,17 @@ struct EstimatorSettingsTests {
     @Test func longerSettleTimeDelaysTheCommit() {
         var settings = EstimatorSettings()
         settings.quarterTurnSettleTime = 1.0
-        // A smooth 0.5 s turn takes the settle-time path: proposed from about 1.35 s, committed a
-        // second later.
+        // A smooth 0.5 s turn is committed as it slows into its end (the mid-turn commit), whose
+        // evidence does not follow the settle time either.
         let turn = samples(rate: 50, duration: 5) { t in gravity(angle: 90 * ramp(t, from: 1, to: 1.5)) }
-        let changes = Trace.replay(turn, settings: settings)
+        let midTurn = Trace.replay(turn, settings: settings)
+        #expect(midTurn.map(\.device) == [.portrait, .landscapeRight])
+        if midTurn.count == 2 { #expect(midTurn[1].time >= 1.35 && midTurn[1].time <= 1.55) }
+        // Without the mid-turn commit it takes the settle-time path: proposed from about 1.35 s,
+        // committed a second later.
+        var settleOnly = settings
+        settleOnly.midTurnSlowdown = 0
+        let changes = Trace.replay(turn, settings: settleOnly)
         #expect(changes.map(\.device) == [.portrait, .landscapeRight])
         if changes.count == 2 { #expect(changes[1].time >= 2.3 && changes[1].time < 2.6) }
         // A step takes the calm fast path, whose own evidence time does not follow the settle time.

@@ -16,8 +16,9 @@
 //    trace, the decisions of a per-sample judge in the manner of iio-sensor-proxy (each reading
 //    judged alone, no filter, no evidence time: see `PerSampleJudge`), with its delay.
 //    Before the corpus, smooth quarter turns (0.3, 0.45, 0.6 and 2 s at 10, 25 and 50 Hz, see
-//    `smoothTurn`): the delay after each turn ends, with the settings given, with the end-of-turn
-//    path (`EstimatorSettings.turnEndSettleTime`, 40 ms unless set) and for the per-sample judge.
+//    `smoothTurn`): the delay after each turn ends (negative: committed before it ends), with the
+//    settings given, with the same settings but no mid-turn commit (`EstimatorSettings.midTurnSlowdown`
+//    0, the filter and the settle time alone) and for the per-sample judge.
 // 3. With --recording, replays one (long, real) recording instead and prints its decisions; with
 //    --labels (`start,end,label,name` rows, HAPT activity codes, see Tests/recordings/README.md)
 //    also the changes inside each labelled activity, the flaps (a change undone within
@@ -603,21 +604,21 @@ if json {
         "  \(fixed(throughput.samplesPerSecond / 1e6, 2)) million samples/s, "
             + "\(fixed(throughput.nanosecondsPerSample, 1)) ns/sample "
             + "(\(throughput.decisions) decisions, checksum \(throughput.checksum))")
-    // The end-of-turn path beside the settings given (off by default): 40 ms unless --set chose.
-    var endOfTurn = settings
-    if endOfTurn.turnEndSettleTime == 0 { endOfTurn.turnEndSettleTime = 0.04 }
+    // The settings given beside the same without the mid-turn commit.
+    var filterOnly = settings
+    filterOnly.midTurnSlowdown = 0
     print("")
     print("smooth quarter turns (0.5 deg tremor, 0.01 g noise; delay after the turn ends, s; 20 turns each):")
     print(
         padded("rate", 6) + padded("turn", 6) + padded("median", 8) + padded("worst", 8) + padded("wrong", 6)
-            + padded("end-of-turn \(fixed(endOfTurn.turnEndSettleTime, 2)) s", 24) + "judge median/worst")
-    for (row, fast) in zip(smoothTurnRows(settings: settings), smoothTurnRows(settings: endOfTurn)) {
+            + padded("no mid-turn commit", 24) + "judge median/worst")
+    for (row, slow) in zip(smoothTurnRows(settings: settings), smoothTurnRows(settings: filterOnly)) {
         print(
             padded(fixed(row.rate, 0), 6) + padded(fixed(row.duration, 2), 6) + padded(fixed(median(row.delays), 3), 8)
                 + padded(fixed(row.delays.max() ?? .nan, 3), 8) + padded(String(row.wrong), 6)
                 + padded(
-                    fixed(median(fast.delays), 3) + "/" + fixed(fast.delays.max() ?? .nan, 3) + " wrong "
-                        + String(fast.wrong), 24)
+                    fixed(median(slow.delays), 3) + "/" + fixed(slow.delays.max() ?? .nan, 3) + " wrong "
+                        + String(slow.wrong), 24)
                 + fixed(median(row.judged), 3) + "/" + fixed(row.judged.max() ?? .nan, 3))
     }
     if directory != nil {
