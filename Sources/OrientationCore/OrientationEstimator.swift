@@ -152,8 +152,7 @@ public struct OrientationEstimator: Sendable {
     // The turn in progress, followed on the readings themselves: the in-plane angle of the last
     // accepted reading from the committed upright axis (degrees, signed, clockwise positive) and
     // its time, its speed (degrees per second, signed, smoothed with `angularSpeedTimeConstant`),
-    // the fastest the turn went since it left the axis, and whether a reading showed it between
-    // the axes.
+    // the fastest the turn went since it began, and whether a reading showed it between the axes.
     private var turnOffset: Double?
     private var turnOffsetTime = 0.0
     private var turnSpeed = 0.0
@@ -280,6 +279,7 @@ public struct OrientationEstimator: Sendable {
         updateCalmRun(reading, ratio: ratio, at: time)
 
         // Low-pass filter.
+        let readingTiltNow = Self.tilt(of: reading)
         let elapsed = time - filterTime
         if let previous = filteredGravity, elapsed <= settings.maximumSampleGap {
             let disturbance = min(abs(ratio - 1) / settings.disturbanceFullScale, 1)
@@ -299,9 +299,8 @@ public struct OrientationEstimator: Sendable {
             }
             filteredGravity = next
             // Swing: the tilt of the readings, filtered alike, changing fast.
-            let tilt = Self.tilt(of: reading)
-            let previousTilt = readingTilt ?? tilt
-            let nextTilt = previousTilt + (tilt - previousTilt) * weight
+            let previousTilt = readingTilt ?? readingTiltNow
+            let nextTilt = previousTilt + (readingTiltNow - previousTilt) * weight
             readingTilt = nextTilt
             if elapsed > 0 { readingTiltSpeed = abs(nextTilt - previousTilt) / elapsed }
             // Only a swing toward flat (face up or face down) counts, as in Android's listener: a
@@ -317,7 +316,7 @@ public struct OrientationEstimator: Sendable {
             lastStepAngle = 0
             candidate = nil
             departedSince = nil
-            readingTilt = Self.tilt(of: reading)
+            readingTilt = readingTiltNow
             readingTiltSpeed = 0
         }
         filterTime = time
@@ -332,7 +331,7 @@ public struct OrientationEstimator: Sendable {
 
         // Proposal and evidence: a turn past its switch angle and slowing into the next
         // orientation, else the calm mean after a sudden turn, else the filter.
-        followTurn(reading, ratio: ratio, at: time)
+        followTurn(reading, tilt: readingTiltNow, ratio: ratio, at: time)
         var proposal: DeviceOrientation?
         if let turnTarget {
             proposal = turnTarget
@@ -390,15 +389,21 @@ public struct OrientationEstimator: Sendable {
 
     /// Follows a turn about the screen normal on the readings themselves (the filter lags a hand's
     /// turn by tens of degrees) and sets `turnTarget`: the adjacent upright orientation when the
-    /// reading is at least `midTurnAngle` from the committed axis (and no further than that from
+    /// reading (its tilt `tilt`) is at least `midTurnAngle` from the committed axis (and no further than that from
     /// the adjacent one), at 1 g within `calmMagnitudeBand` with a steady upright tilt, the turn
-    /// was seen on its way (a reading between the two axes since it left the committed one) and
-    /// has slowed to `midTurnSlowdown` of its top speed or less. A hand turning a tablet a quarter turn slows down into the new
+    /// was seen on its way (a reading between the two axes since it began) and has slowed to
+    /// `midTurnSlowdown` of its top speed or less. A turn begins where the readings, short of
+    /// `midTurnAngle`, last turned slower than `steadyAngularSpeed`, or last were off 1 g or
+    /// tilted: every reading of it is at 1 g and upright. A hand turning a tablet a quarter turn slows down into the new
     /// orientation; a flip passing through it is at its top speed there, a step shows no way in
     /// between (the calm fast path takes it). With `midTurnSlowdown` 0 nothing is followed.
-    private mutating func followTurn(_ reading: Vector3, ratio: Double, at time: Double) {
+    private mutating func followTurn(_ reading: Vector3, tilt: Double, ratio: Double, at time: Double) {
         turnTarget = nil
-        guard settings.midTurnSlowdown > 0, orientation.isUpright else {
+        // Followed from where the filtered direction starts to turn fast (no in-plane angle to
+        // work out for a device at rest) until the turn is over.
+        guard settings.midTurnSlowdown > 0, orientation.isUpright,
+            turnOffset != nil || angularSpeed > settings.steadyAngularSpeed
+        else {
             turnOffset = nil
             return
         }
@@ -417,19 +422,22 @@ public struct OrientationEstimator: Sendable {
         }
         turnOffset = offset
         turnOffsetTime = time
-        // The turn counts from where it left the axis: near it, start over.
+        // A turn counts from where it began: where the readings, short of the mid-turn angle,
+        // turned slowly (at rest on the axis, or held between the axes), or last left 1 g or a
+        // steady upright tilt (a shake, a swing); there, start over.
         let distance = abs(offset)
-        if distance < 90 - settings.switchAngle {
+        let steady =
+            abs(ratio - 1) <= settings.calmMagnitudeBand && abs(tilt) <= settings.uprightTiltLimit
+            && -tilt <= settings.overheadTilt && readingTiltSpeed <= settings.swingTiltSpeed
+        if !steady || (distance < settings.midTurnAngle && abs(turnSpeed) <= settings.steadyAngularSpeed) {
             turnPeakSpeed = 0
             turnSeenOnItsWay = false
+            // At rest short of the mid-turn angle, the turn is over.
+            if steady && angularSpeed <= settings.steadyAngularSpeed { turnOffset = nil }
         }
         turnPeakSpeed = max(turnPeakSpeed, abs(turnSpeed))
         let past = distance >= settings.midTurnAngle && distance <= 180 - settings.midTurnAngle
         if distance >= 90 - settings.switchAngle && distance < settings.midTurnAngle { turnSeenOnItsWay = true }
-        let tilt = Self.tilt(of: reading)
-        let steady =
-            abs(ratio - 1) <= settings.calmMagnitudeBand && abs(tilt) <= settings.uprightTiltLimit
-            && -tilt <= settings.overheadTilt && readingTiltSpeed <= settings.swingTiltSpeed
         guard past, steady, turnSeenOnItsWay, abs(turnSpeed) <= settings.midTurnSlowdown * turnPeakSpeed
         else { return }
         turnTarget = Self.uprightOrientation(quarter: CoreMath.nearestInteger(axis / 90) + (offset > 0 ? 1 : -1))
