@@ -287,6 +287,20 @@ struct EstimatorTargetTests {
                 #expect(estimator.turnTarget == nil, "\(rate) Hz, step, at \(sample.time)")
             }
         }
+        for rate in Self.rates {
+            // A flip that starts as a shake ends (the bench's mixed trace): the shake's speed is no
+            // top speed of the flip, which passes the quarter between at its own top speed.
+            let shakenFlip = TraceGenerator(
+                rate: rate, duration: 6,
+                motion: Motion([(2, Attitude(turn: 0, lean: 15)), (2.6, Attitude(turn: 180, lean: 15))]),
+                noise: 0.02 * g,
+                acceleration: { time, _ in
+                    time >= 1 && time < 2 ? Vector3(g * TestMath.sinCos(degrees: 360 * 4 * time).sin, 0, 0) : .zero
+                })
+            #expect(
+                deviceDecisions(shakenFlip.samples()).map(\.device) == [.portrait, .portraitUpsideDown],
+                "\(rate) Hz")
+        }
         // With the mid-turn commit off, nothing is followed.
         var estimator = OrientationEstimator(settings: Self.filterOnly)
         for sample in turn(from: 0, to: 90, duration: 1, rate: 25, level: 0).samples() {
