@@ -16,7 +16,10 @@ What it measures (DESIGN.md sections 5 and 6):
   * reaction: a step quarter turn written into sysfs -> DeviceOrientationChanged (ours) /
     PropertiesChanged AccelerometerOrientation (theirs). "spaced": turns 1.5-3 s apart
     (seeded), after one unmeasured warm-up turn, i.e. a user turning the device now and
-    then; "from rest": the device still for --rest seconds (default 10) before the turn.
+    then; "from rest": the device still for --rest seconds (default 10) before the turn;
+    "smooth": --rotations quarter turns the way a hand turns a tablet (smoothstep over 0.3,
+    0.45 or 0.6 s, leaning back 15 deg, written at 50 Hz), 2 s apart, timed from the turn's
+    last write (negative: decided before the turn ended).
   * spurious orientation changes while the corpus traces Tests/traces/{shake-portrait,
     walking-landscape,free-fall-impact,dwell-45-tremor}.csv are replayed at their 50 Hz:
     changes beyond the ones Tests/traces/expected.txt lists (mapped to iio-sensor-proxy's

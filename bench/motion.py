@@ -21,6 +21,26 @@ def pose_vector(turn_degrees, lean_degrees=0.0):
     return (G * math.cos(t) * math.sin(a), -G * math.cos(t) * math.cos(a), -G * math.sin(t))
 
 
+# Smooth quarter turns by hand, their durations in seconds (EstimatorTargetTests takes the same).
+HAND_TURNS = (0.3, 0.45, 0.6)
+
+
+def hand_turn(accel, current, step, duration, lean=15.0):
+    """Writes a quarter turn the way a hand turns a tablet into `accel`: from the upright pose
+    `current`, `step` (+1 clockwise, -1 counter-clockwise) quarter turn, a smoothstep (no speed at
+    either end) over `duration` seconds, leaning back `lean` degrees, at 50 Hz. Returns the pose
+    it ends in."""
+    start = 90.0 * RING.index(current)
+    began = time.monotonic()
+    while True:
+        u = min((time.monotonic() - began) / duration, 1.0)
+        u = u * u * (3 - 2 * u)
+        accel.set_gravity(*pose_vector(start + 90.0 * step * u, lean))
+        if u >= 1.0:
+            return RING[(RING.index(current) + step) % 4]
+        time.sleep(0.02)
+
+
 class Motion:
     """A thread writing a generated motion into the fake sensor at 50 Hz until stopped."""
 

@@ -32,8 +32,9 @@ def build_table(results, args):
         return stats([r[phase][who]["reads_per_s"] for r in runs if who in r.get(phase, {})])
 
     # reaction
-    t.section("reaction: step quarter turn written to sysfs -> change on the bus")
-    for kind, label in (("spaced", "turns 1.5-3 s apart"), ("from_rest", "from rest")):
+    t.section("reaction: quarter turn written to sysfs -> change on the bus")
+    for kind, label in (("spaced", "turns 1.5-3 s apart"), ("from_rest", "from rest"),
+                        ("smooth", "smooth 0.3-0.6 s turns by hand, from their end")):
         rows = R["reaction"].get(kind, [])
         for stat, name in (("median", "median"), ("max", "worst")):
             vals = {}
@@ -51,8 +52,15 @@ def build_table(results, args):
                 target = "<= 0.5x theirs"
                 if isinstance(vals[OURS], float) and isinstance(vals[ISP], float):
                     met = vals[OURS] <= 0.5 * vals[ISP]
+            if stat == "max" and kind == "smooth":
+                # The estimator decides within 80 ms of the end at 25 Hz; the bus and the
+                # sysfs poll add a sample period at most.
+                target = "<= 120 ms"
+                if isinstance(vals[OURS], float):
+                    met = vals[OURS] <= 120
             t.add("reaction_%s_%s" % (kind, name), "%s, %s (n=%d)" % (name, label, len(rows)),
-                  "ms", vals[OURS], vals[ISP], digits=0, target=target, met=met)
+                  "ms", vals[OURS], vals[ISP], digits=0, target=target, met=met,
+                  ratio=kind != "smooth")
     floor = R.get("estimator_step_delay_ms", {})
     t.add("reaction_floor_fast", "  estimator alone, from the 1st sample seeing it, 40 ms rate", "ms",
           floor.get("fast"), None, digits=0, ratio=False, required=False)

@@ -14,7 +14,7 @@ import rig
 
 from . import change_only, offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
-from .motion import RING, SPURIOUS_TRACES, Motion, read_expected, read_trace, replay
+from .motion import HAND_TURNS, RING, SPURIOUS_TRACES, Motion, hand_turn, read_expected, read_trace, replay
 from .procfs import proc_counters, rates, rss_breakdown, rss_kib
 from .progress import log
 from .sensor_reads import count_sensor_reads
@@ -248,7 +248,21 @@ class Bench:
             delay = began + spacing - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-        self.results["reaction"] = {"from_rest": rest, "spaced": spaced, "seed": a.seed}
+        smooth = []
+        log("reaction: %d smooth quarter turns by hand (0.3-0.6 s), 2 s apart" % a.rotations)
+        current = hand_turn(self.rig.accel, current, 1, 0.45)  # warm-up: both sample fast from here
+        time.sleep(2.0)
+        for i in range(a.rotations):
+            duration = HAND_TURNS[i % len(HAND_TURNS)]
+            since = self.monitor.mark()
+            target = hand_turn(self.rig.accel, current, rng.choice((1, -1)), duration)
+            ended = time.time()  # counted from the end of the turn: negative when decided before it
+            result = {"to": target, "duration_s": duration,
+                      **self.react(daemons, target, since, ended, time.monotonic() + 4.0)}
+            smooth.append(result)
+            current = target
+            time.sleep(2.0)
+        self.results["reaction"] = {"from_rest": rest, "spaced": spaced, "smooth": smooth, "seed": a.seed}
         self.rig.accel.set_pose("portrait")
 
     # -- spurious changes
