@@ -264,9 +264,9 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     // the filtered gravity, and a candidate that appears meanwhile commits at once: the run
     // replaces `quarterTurnSettleTime` and the angular speed gate. Half turns still wait
     // `halfTurnSettleTime` since the device left the committed orientation, and the rotation
-    // holds (swing, overhead, vigour) and `disturbanceHoldTime` still apply. Smooth turns, slow
-    // sweeps, shaking, walking, a drop, tremor near 45 degrees and heavy noise take the
-    // filtered, settle-time path as before.
+    // holds (swing, overhead, vigour) and `disturbanceHoldTime` still apply. Smooth turns take
+    // the mid-turn commit or the filtered, settle-time path; slow sweeps, shaking, walking, a
+    // drop, tremor near 45 degrees and heavy noise the filtered, settle-time path.
 
     /// Evidence time of the calm fast path: how long a calm run after a sudden turn must last
     /// before it may commit. Seconds, default 0.08: three readings at 25 Hz, five at 50 Hz, two at
@@ -297,8 +297,9 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// readings is a step (a device set down in a new pose, a fake device in a test rig) or a turn
     /// faster than the sampling, and the low-pass filter lags it by tens of degrees. A smooth
     /// turn sampled at 10-50 Hz ends with small changes between readings (about 14 degrees for a
-    /// 0.4 s turn at 10 Hz) and keeps the filtered, settle-time path at every rate, so its
-    /// decisions stay the same within a sample period whatever the rate.
+    /// 0.4 s turn at 10 Hz) and keeps off the calm fast path at every rate (it takes the mid-turn
+    /// commit or the settle-time path), so its decisions stay the same within a sample period
+    /// whatever the rate.
     public var calmJumpAngle = 30.0
 
     /// Tolerance when comparing elapsed times with settle times. Seconds, default 0.001: sample

@@ -31,12 +31,12 @@
 ///    and has slowed to `midTurnSlowdown` of its top speed, that orientation is `turnTarget`.
 /// 8. The vigour: the swing of |a| around its own mean, low-pass filtered (rejected readings
 ///    included). The 1 g reference learns only while it is low.
-/// 9. The turn target, else the gravity estimate (the calm mean while such a run is established,
-///    else the filtered gravity) proposes an orientation: face-up/face-down with enter/leave tilt thresholds (the
-///    enter tilt rising toward `disturbedFaceEnterTilt` with the vigour); otherwise, if not lying
-///    too flat, the upright orientation by the in-plane angle, with hysteresis (keep the current
-///    axis up to `switchAngle` away from it). Held overhead (screen down beyond `overheadTilt`),
-///    the last upright orientation is kept.
+/// 9. The turn target proposes itself; else the gravity estimate (the calm mean while such a run
+///    is established, else the filtered gravity) proposes an orientation: face-up/face-down with
+///    enter/leave tilt thresholds (the enter tilt rising toward `disturbedFaceEnterTilt` with the
+///    vigour); otherwise, if not lying too flat, the upright orientation by the in-plane angle,
+///    with hysteresis (keep the current axis up to `switchAngle` away from it). Held overhead
+///    (screen down beyond `overheadTilt`), the last upright orientation is kept.
 /// 10. A swing toward flat (tilt growing faster than `swingTiltSpeed`) or an overhead pose blocks
 ///    rotations (commits of an upright orientation other than the last upright one) while it
 ///    lasts and for a hold time after it; a vigour above `vigourRotationLimit` blocks them while
@@ -44,10 +44,10 @@
 /// 11. A changed proposal becomes a candidate; it is committed when nothing was rejected
 ///    recently, no hold applies, and there is evidence for it. The mid-turn commit: the
 ///    candidate is the turn target, so a hand's quarter turn is committed as it slows into its
-///    end. The calm fast path: the candidate
-///    appeared during an established sudden-turn calm run, so a step is committed
-///    `calmSettleTime` after the first reading that shows it. Otherwise (smooth turns, and every
-///    disturbed or noisy signal) the candidate must have been proposed continuously for
+///    end. The calm fast path: the candidate appeared during an established sudden-turn calm
+///    run, so a step is committed `calmSettleTime` after the first reading that shows it.
+///    Otherwise (slow turns, turns that stop short of `midTurnAngle`, and every disturbed or
+///    noisy signal) the candidate must have been proposed continuously for
 ///    `quarterTurnSettleTime` while the filtered direction turns slower than
 ///    `steadyAngularSpeed`. A 180 degree change also needs `halfTurnSettleTime` since the device
 ///    left the committed orientation. The first decision after init/reset is fast when the
@@ -279,7 +279,7 @@ public struct OrientationEstimator: Sendable {
         updateCalmRun(reading, ratio: ratio, at: time)
 
         // Low-pass filter.
-        let readingTiltNow = Self.tilt(of: reading)
+        let tiltOfReading = Self.tilt(of: reading)
         let elapsed = time - filterTime
         if let previous = filteredGravity, elapsed <= settings.maximumSampleGap {
             let disturbance = min(abs(ratio - 1) / settings.disturbanceFullScale, 1)
@@ -299,8 +299,8 @@ public struct OrientationEstimator: Sendable {
             }
             filteredGravity = next
             // Swing: the tilt of the readings, filtered alike, changing fast.
-            let previousTilt = readingTilt ?? readingTiltNow
-            let nextTilt = previousTilt + (readingTiltNow - previousTilt) * weight
+            let previousTilt = readingTilt ?? tiltOfReading
+            let nextTilt = previousTilt + (tiltOfReading - previousTilt) * weight
             readingTilt = nextTilt
             if elapsed > 0 { readingTiltSpeed = abs(nextTilt - previousTilt) / elapsed }
             // Only a swing toward flat (face up or face down) counts, as in Android's listener: a
@@ -316,7 +316,7 @@ public struct OrientationEstimator: Sendable {
             lastStepAngle = 0
             candidate = nil
             departedSince = nil
-            readingTilt = readingTiltNow
+            readingTilt = tiltOfReading
             readingTiltSpeed = 0
         }
         filterTime = time
@@ -331,7 +331,7 @@ public struct OrientationEstimator: Sendable {
 
         // Proposal and evidence: a turn past its switch angle and slowing into the next
         // orientation, else the calm mean after a sudden turn, else the filter.
-        followTurn(reading, tilt: readingTiltNow, ratio: ratio, at: time)
+        followTurn(reading, tilt: tiltOfReading, ratio: ratio, at: time)
         var proposal: DeviceOrientation?
         if let turnTarget {
             proposal = turnTarget
@@ -388,15 +388,19 @@ public struct OrientationEstimator: Sendable {
     }
 
     /// Follows a turn about the screen normal on the readings themselves (the filter lags a hand's
-    /// turn by tens of degrees) and sets `turnTarget`: the adjacent upright orientation when the
-    /// reading (its tilt `tilt`) is at least `midTurnAngle` from the committed axis (and no further than that from
-    /// the adjacent one), at 1 g within `calmMagnitudeBand` with a steady upright tilt, the turn
-    /// was seen on its way (a reading between the two axes since it began) and has slowed to
-    /// `midTurnSlowdown` of its top speed or less. A turn begins where the readings, short of
-    /// `midTurnAngle`, last turned slower than `steadyAngularSpeed`, or last were off 1 g or
-    /// tilted: every reading of it is at 1 g and upright. A hand turning a tablet a quarter turn slows down into the new
-    /// orientation; a flip passing through it is at its top speed there, a step shows no way in
-    /// between (the calm fast path takes it). With `midTurnSlowdown` 0 nothing is followed.
+    /// turn by tens of degrees) and sets `turnTarget`, the adjacent upright orientation, when:
+    /// - the reading (its tilt `tilt`) is at least `midTurnAngle` from the committed axis and no
+    ///   further than that from the adjacent one;
+    /// - every reading of the turn was at 1 g within `calmMagnitudeBand`, with a steady upright
+    ///   tilt (not beyond `uprightTiltLimit` or `overheadTilt`, changing slower than
+    ///   `swingTiltSpeed`);
+    /// - the turn was seen on its way (a reading between the two axes since it began);
+    /// - it has slowed to `midTurnSlowdown` of its top speed or less.
+    /// A turn begins where the readings, short of `midTurnAngle`, last turned slower than
+    /// `steadyAngularSpeed`, or last were off 1 g or not upright. A hand turning a tablet a quarter
+    /// turn slows down into the new orientation; a flip passing through it is at its top speed
+    /// there, a step shows no way in between (the calm fast path takes it). With
+    /// `midTurnSlowdown` 0 nothing is followed.
     private mutating func followTurn(_ reading: Vector3, tilt: Double, ratio: Double, at time: Double) {
         turnTarget = nil
         // Followed from where the filtered direction starts to turn fast (no in-plane angle to
@@ -593,9 +597,10 @@ public struct OrientationEstimator: Sendable {
             if vigour > settings.vigourRotationLimit { return false }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
-        // The evidence: the candidate appeared during an established sudden-turn calm run (the calm
-        // fast path; the run's spread bounds how fast the device turns), or it has been proposed for
-        // the settle time while the filtered direction turns slowly.
+        // The evidence: the candidate is the orientation a turn slows into (the mid-turn commit),
+        // or it appeared during an established sudden-turn calm run (the calm fast path; the run's
+        // spread bounds how fast the device turns), or it has been proposed for the settle time
+        // while the filtered direction turns slowly.
         let turnEvidence = candidate == turnTarget
         let calmEvidence = calmGravity != nil && candidateSince >= calmStart
         if !calmEvidence && !turnEvidence {
