@@ -34,7 +34,9 @@ What it measures (DESIGN.md sections 5 and 6):
     for a shorter window right after each claimed window, in the same state, counting
     read/pread64 calls on in_accel_x_raw. Optional: n/a without strace.
   * CPU microseconds per sample: CPU while moving / sensor reads while moving.
-  * VmRSS idle (2 s after start) and after --minute seconds claimed; both daemons under
+  * VmRSS idle (2 s after start) and after --minute seconds claimed, both binaries dropped
+    from the page cache before each run's start (procfs.drop_cached; not before the timed
+    start-ups); both daemons under
     umockdev's preload (which maps glib and umockdev into both), ours also without the
     preload (real /sys, so no accelerometer here) as a separate row.
   * a change-only HID sensor hub (Tests/integration/rig/drivers.py: buffered, reports only

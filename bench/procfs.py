@@ -25,6 +25,22 @@ def proc_counters(pid):
             "cpu_ns": cpu_ns, "ticks": ticks, "threads": len(list(Path("/proc/%d/task" % pid).iterdir()))}
 
 
+def drop_cached(paths):
+    """Drops the page-cache pages of files no running process maps (the daemons' binaries before
+    they start), so that each maps its binary as read from disk. A binary just built or copied
+    sits in the cache in large folios, and every page touched then maps a whole folio: about
+    0.4 MiB more resident set for the same work, a difference of cache state, not of daemon."""
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
 def rss_kib(pid):
     status = Path("/proc/%d/status" % pid).read_text()
     out = {}

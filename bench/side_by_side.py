@@ -15,7 +15,7 @@ import rig
 from . import change_only, offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import HAND_TURNS, RING, SPURIOUS_TRACES, Motion, hand_turn, read_expected, read_trace, replay
-from .procfs import proc_counters, rates, rss_breakdown, rss_kib
+from .procfs import drop_cached, proc_counters, rates, rss_breakdown, rss_kib
 from .progress import log
 from .sensor_reads import count_sensor_reads
 from .table import stats
@@ -144,6 +144,7 @@ class Bench:
         daemons = [ours] + ([isp] if isp else [])
         run = {"index": index}
         self.rig.accel.set_pose("portrait")
+        drop_cached([self.daemon_binary, ISP_BINARY])
         for d in daemons:
             d.start()
         time.sleep(2.0)

@@ -224,7 +224,7 @@ def test_every_command_exits_2_on_a_usage_error(tmp_path, argv):
 
 
 def switch_rig(make_rig, tablet=False):
-    from test_tablet_mode import tablet_rig
+    from rig.tablet import tablet_rig
     return tablet_rig(make_rig, base=False, switch={"tablet": tablet})
 
 
@@ -282,7 +282,7 @@ def test_monitor_tablet_mode_option_on_a_machine_without_it(rig):
 
 
 def test_monitor_and_status_follow_the_hinge(make_rig):
-    from test_tablet_mode import set_hinge, tablet_rig
+    from rig.tablet import set_rig_hinge, tablet_rig
     rig = tablet_rig(make_rig, theta=100)
     client = rig.start_client("monitor", "--json", "--tablet-mode")
     reader = client.reader
@@ -301,11 +301,11 @@ def test_monitor_and_status_follow_the_hinge(make_rig):
     concave = expect("hinge-state", "state", "concave")
     assert set(concave) == {"stream", "state", "angle"}
     assert concave["angle"] == -1 or abs(concave["angle"] - 100) < 5, concave
-    set_hinge(rig, 180)
+    set_rig_hinge(rig, 180)
     flat = expect("hinge-state", "state", "flat")
     assert 160 < flat["angle"] < 200, flat
     for theta in (240, 300, 359):
-        set_hinge(rig, theta)
+        set_rig_hinge(rig, theta)
         time.sleep(0.4)
     expect("tablet-mode", "mode", "tablet")
     expect("hinge-state", "state", "full")

@@ -192,9 +192,9 @@ def sh_blocks(path):
 
 
 def fold(rig, angles):
-    from test_tablet_mode import set_hinge
+    from rig.tablet import set_rig_hinge
     for theta in angles:
-        set_hinge(rig, theta)
+        set_rig_hinge(rig, theta)
         time.sleep(0.4)
 
 
@@ -207,7 +207,7 @@ def test_tablet_mode_page_commands_work_as_written(make_rig, tmp_path):
     running after 3 s gets the device folded into a tablet; it must then end with status 0,
     or, for the commands that run until killed (monitor, exec), have printed tablet mode."""
     from rig import default_client
-    from test_tablet_mode import tablet_rig
+    from rig.tablet import tablet_rig
     blocks = sh_blocks(REPO_ROOT / "docs/tablet-mode.md")
     assert len(blocks) >= 5
     rig = tablet_rig(make_rig, theta=90)

@@ -605,7 +605,7 @@ def test_help_lists_the_script_commands():
 
 
 def switch_rig(make_rig, tablet=False, switch=True):
-    from test_tablet_mode import tablet_rig
+    from rig.tablet import tablet_rig
     return tablet_rig(make_rig, base=False, switch={"tablet": tablet} if switch else None)
 
 

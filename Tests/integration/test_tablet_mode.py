@@ -13,9 +13,9 @@ import time
 import pytest
 
 import energy_mocks as em
-from rig import STANDARD_GRAVITY, RigError, tablet, wait_until
-from rig.tablet import (BASE_MOUNT_MATRIX, BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE,
-                        FakeTabletModeSwitch, FakeUinput, hinge_readings)
+from rig import RigError, wait_until
+from rig.tablet import (BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE, FakeTabletModeSwitch,
+                        set_rig_hinge, tablet_rig)
 
 pytestmark = pytest.mark.daemon
 
@@ -29,38 +29,6 @@ CREATE_CALLS = [("UI_SET_EVBIT", EV_SW), ("UI_SET_SWBIT", SW_TABLET_MODE), ("UI_
 
 def state_events(on):
     return [(EV_SW, SW_TABLET_MODE, int(on)), (EV_SYN, 0, 0)]
-
-
-def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
-               theta=90, setup=None, base_attributes=None):
-    """A rig with a display and/or a base accelerometer (at hinge angle theta, base flat), a
-    hardware switch (FakeTabletModeSwitch keyword arguments, or None) and a fake
-    /dev/uinput, set up before the daemon starts."""
-    rig = make_rig(accelerometer=False, start_daemon=False, config_text=config_text)
-    rig.display = rig.base = rig.switch = rig.uinput = None
-    d, b = hinge_readings(theta)
-    if display:
-        rig.display = rig.add_accelerometer(
-            name="iio:device0", gravity=d, extra_properties={"ACCEL_LOCATION": "display"})
-        rig.accel = rig.display
-    if base:
-        rig.base = rig.add_accelerometer(
-            name="iio:device1", gravity=b, mount_matrix=BASE_MOUNT_MATRIX,
-            extra_properties={"ACCEL_LOCATION": "base"}, extra_attributes=base_attributes)
-    if switch is not None:
-        rig.switch = FakeTabletModeSwitch(rig.testbed, **switch)
-        rig._closeables.append(rig.switch)
-    if uinput:
-        rig.uinput = FakeUinput(rig.testbed)
-        rig._closeables.append(rig.uinput)
-    if setup is not None:
-        setup(rig)
-    rig.daemon.start()
-    return rig
-
-
-def set_hinge(rig, theta, base=(0.0, 0.0, STANDARD_GRAVITY)):
-    tablet.set_hinge(rig.display, rig.base, theta, base)
 
 
 def tablet_signals(client):
@@ -205,7 +173,7 @@ def sweep(rig, start, stop, step=10, pause=0.15):
     direction = 1 if stop >= start else -1
     while (stop - angle) * direction > 0:
         angle += direction * min(step, abs(stop - angle))
-        set_hinge(rig, angle)
+        set_rig_hinge(rig, angle)
         time.sleep(pause)
 
 
@@ -255,7 +223,7 @@ def test_hinge_vertical_changes_nothing(make_rig):
     # now is undefined, and must change nothing.
     vertical = (9.66, 0.0, 1.70)
     for angle in (90, 150, 220, 300, 330):
-        set_hinge(rig, angle, base=vertical)
+        set_rig_hinge(rig, angle, base=vertical)
         time.sleep(0.3)
     rig.assert_property_stays("TabletMode", False, 2.0)
     assert near(rig.get_property("HingeAngle"), 90)
@@ -326,7 +294,7 @@ def test_virtual_switch_alone_samples_at_the_hinge_interval(make_rig):
     rig = tablet_rig(make_rig)
     rig.wait_for_property("Active", True, CHANGE)
     rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
-    set_hinge(rig, 120)
+    set_rig_hinge(rig, 120)
     rig.wait_for_property("SampleIntervalMsec", 100, CHANGE)  # the hinge moves
     rig.wait_for_property("SampleIntervalMsec", 1000, 10.0)  # still again
 
@@ -352,7 +320,7 @@ def test_laptop_on_its_side_keeps_its_interface_orientation(make_rig, lock):
         rig.assert_property_stays("InterfaceOrientation", "portrait", 1.0)
         assert rig.get_property("TabletMode") is False
         # Folded into a tent it is a tablet: the interface follows the device again.
-        set_hinge(rig, 90)
+        set_rig_hinge(rig, 90)
         time.sleep(0.5)
         sweep(rig, 90, 300)
         rig.wait_for_property("TabletMode", True, CHANGE)

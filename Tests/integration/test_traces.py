@@ -237,7 +237,7 @@ def test_replay_reports_a_short_two_sensor_line(tmp_path):
 
 def test_record_writes_a_two_sensor_trace_with_a_base_accelerometer(make_rig, tmp_path):
     from rig.tablet import hinge_readings
-    from test_tablet_mode import tablet_rig
+    from rig.tablet import tablet_rig
     rig = tablet_rig(make_rig, theta=120)
     output = tmp_path / "capture.csv"
     result = run([default_client(), "record", "--seconds", "0.5", "--rate", "20",

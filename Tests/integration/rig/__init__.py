@@ -25,7 +25,8 @@ Modules, each usable alone (everything is also importable from `rig` itself):
   mocks      DBusMock: a python-dbusmock template (logind, UPower, ...) on the private bus
   faults     the fault injector (faultinject.c, an LD_PRELOAD library the rig builds)
   tablet     tablet mode: FakeTabletModeSwitch (evdev, a FIFO node), FakeUinput (records the
-             daemon's uinput calls and writes), hinge_readings/set_hinge (display and base)
+             daemon's uinput calls and writes), hinge_readings/set_hinge (display and base),
+             tablet_rig (a Rig with those, before its daemon starts) and set_rig_hinge
   rig        Rig: all of the above for one test; close() ends everything
 """
 

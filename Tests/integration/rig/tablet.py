@@ -222,3 +222,36 @@ def set_hinge(display, base, theta, base_gravity=(0.0, 0.0, STANDARD_GRAVITY)):
     display_reading, base_reading = hinge_readings(theta, base_gravity)
     display.set_gravity(*display_reading)
     base.set_gravity(*base_reading)
+
+
+def tablet_rig(make_rig, display=True, base=True, switch=None, uinput=True, config_text="",
+               theta=90, setup=None, base_attributes=None):
+    """A rig with a display and/or a base accelerometer (at hinge angle theta, base flat), a
+    hardware switch (FakeTabletModeSwitch keyword arguments, or None) and a fake
+    /dev/uinput, set up before the daemon starts."""
+    rig = make_rig(accelerometer=False, start_daemon=False, config_text=config_text)
+    rig.display = rig.base = rig.switch = rig.uinput = None
+    d, b = hinge_readings(theta)
+    if display:
+        rig.display = rig.add_accelerometer(
+            name="iio:device0", gravity=d, extra_properties={"ACCEL_LOCATION": "display"})
+        rig.accel = rig.display
+    if base:
+        rig.base = rig.add_accelerometer(
+            name="iio:device1", gravity=b, mount_matrix=BASE_MOUNT_MATRIX,
+            extra_properties={"ACCEL_LOCATION": "base"}, extra_attributes=base_attributes)
+    if switch is not None:
+        rig.switch = FakeTabletModeSwitch(rig.testbed, **switch)
+        rig._closeables.append(rig.switch)
+    if uinput:
+        rig.uinput = FakeUinput(rig.testbed)
+        rig._closeables.append(rig.uinput)
+    if setup is not None:
+        setup(rig)
+    rig.daemon.start()
+    return rig
+
+
+def set_rig_hinge(rig, theta, base=(0.0, 0.0, STANDARD_GRAVITY)):
+    """set_hinge on the display and base accelerometers of a tablet_rig."""
+    set_hinge(rig.display, rig.base, theta, base)
