@@ -22,6 +22,12 @@ final class Acquisition {
 
     /// How long a freshly enabled buffer may stay silent before we poll instead.
     static let bufferDeadlineUsec: UInt64 = 1_000_000
+    /// A buffer that would deliver more scans than this per still interval, at the slowest rate
+    /// its device offers, is not used: the device is polled at the plan's rate instead. Every
+    /// scan wakes the daemon (the watermark stays 1, docs/drivers.md), so a bmc150, whose
+    /// slowest rate is 15.62 Hz, would wake it 15 times a second where the still plan reads
+    /// 1.4 times; two leaves room for a rate just above the plan's.
+    static let bufferScansPerStillIntervalLimit = 2.0
     /// How many plan intervals a change-only device stays silent before its last report is
     /// repeated (while the daemon holds it): two, so a device that does report at its rate
     /// is not doubled.
@@ -48,10 +54,13 @@ final class Acquisition {
     var readsChangesOnly: Bool { info.reportsOnlyChanges && buffered != nil }
 
     /// Opens the sensor's reader (and its buffered interface, when it is to be preferred:
-    /// `preferBuffer`, or a device that cannot be polled). Nothing is read before `apply(_:)`.
-    init(info: AccelerometerInfo, preferBuffer: Bool, event: OpaquePointer, sink: @escaping Sink)
-        throws(SystemError)
-    {
+    /// `preferBuffer`, or a device that cannot be polled; not one that would scan much faster
+    /// than the still plan reads, every `stillIntervalMsec`). Nothing is read before
+    /// `apply(_:)`.
+    init(
+        info: AccelerometerInfo, preferBuffer: Bool, stillIntervalMsec: UInt32, event: OpaquePointer,
+        sink: @escaping Sink
+    ) throws(SystemError) {
         self.info = info
         self.event = event
         self.sink = sink
@@ -59,6 +68,18 @@ final class Acquisition {
             buffered = BufferedAccelerometer(info: info, devnode: info.devnode)
         }
         reader = try AccelerometerDiscovery.reader(for: info)
+        // A change-only device scans only on a change, whatever its rate.
+        if buffered != nil, info.hasRawChannels, !info.reportsOnlyChanges,
+            let rate = reader.bufferedRate(forIntervalMsec: stillIntervalMsec),
+            rate * Double(stillIntervalMsec) / 1000 > Acquisition.bufferScansPerStillIntervalLimit
+        {
+            Log.notice(
+                "\(info.syspath): polling its channels, not its buffer: at its slowest rate, "
+                    + "\(SamplingFrequency.format(rate)) Hz, the buffer would wake the daemon every "
+                    + "\(SamplingFrequency.format((1000 / rate).rounded())) ms where a still device is read every \(stillIntervalMsec) ms"
+            )
+            buffered = nil
+        }
         do {
             try buffered?.prepare()
         } catch {

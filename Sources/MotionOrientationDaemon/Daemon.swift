@@ -240,7 +240,8 @@ public final class Daemon {
         if let info = choice.info {
             do {
                 acquisition = try Acquisition(
-                    info: info, preferBuffer: settings.preferBuffer, event: event!,
+                    info: info, preferBuffer: settings.preferBuffer,
+                    stillIntervalMsec: settings.sampling.stillIntervalMsec, event: event!,
                     sink: { [unowned self] reading, time in self.take(reading, at: time) })
                 estimator.facesAvailable = info.mountMatrix.tellsFaceUpFromFaceDown
                 Log.info(
@@ -254,7 +255,8 @@ public final class Daemon {
             do {
                 // Polled in the display's wakeups: never given a plan (or a buffer) of its own.
                 baseAcquisition = try Acquisition(
-                    info: base, preferBuffer: false, event: event!,
+                    info: base, preferBuffer: false, stillIntervalMsec: settings.sampling.stillIntervalMsec,
+                    event: event!,
                     sink: { [unowned self] reading, time in self.baseReading = (reading, time) })
                 Log.info(
                     "base accelerometer \(base.syspath) (\(base.name ?? "unnamed")) for the hinge: \(choice.baseReason), mount matrix from \(base.mountMatrixSource)"

@@ -12,6 +12,10 @@ public protocol AccelerometerSource: AnyObject {
     /// Sets the device's own rate for sampling every `msec` (when it has one); `polled`:
     /// its channels are read one by one (not through a buffer).
     func setSamplingInterval(msec: UInt32, polled: Bool)
+    /// The rate, in Hz, `setSamplingInterval(msec:polled:)` would give a buffered device for
+    /// sampling every `msec`: the slowest it offers that serves that interval. Nil when it has
+    /// no rate of its own.
+    func bufferedRate(forIntervalMsec msec: UInt32) -> Double?
     /// The device is taken to be polled: a rate too slow for a raw read to answer promptly
     /// is raised now (`SamplingFrequency.polledFloor`), before anything is read.
     func prepareForPolling()
@@ -45,6 +49,10 @@ final class AccelerometerReader: AccelerometerSource {
 
     func setSamplingInterval(msec: UInt32, polled: Bool) {
         rate?.apply(intervalMsec: msec, polled: polled)
+    }
+
+    func bufferedRate(forIntervalMsec msec: UInt32) -> Double? {
+        rate?.rate(forIntervalMsec: msec, polled: false)
     }
 
     func prepareForPolling() {

@@ -54,6 +54,9 @@ final class InputAccelerometerReader: AccelerometerSource {
         pollInterval?.apply(intervalMsec: msec)
     }
 
+    /// An input device has no buffer.
+    func bufferedRate(forIntervalMsec msec: UInt32) -> Double? { nil }
+
     /// An input device reports by its own interval (set from the plan): nothing to raise.
     func prepareForPolling() {}
 

@@ -58,9 +58,13 @@ final class SensorRate {
     /// Sets the rate for sampling every `intervalMsec`; a device that is polled gets at
     /// least `SamplingFrequency.polledFloor` (when it offers that much).
     func apply(intervalMsec: UInt32, polled: Bool) {
-        let rate = SamplingFrequency.choose(
+        write(rate(forIntervalMsec: intervalMsec, polled: polled))
+    }
+
+    /// The rate `apply(intervalMsec:polled:)` writes.
+    func rate(forIntervalMsec intervalMsec: UInt32, polled: Bool) -> Double {
+        SamplingFrequency.choose(
             available, intervalMsec: intervalMsec, floor: polled ? SamplingFrequency.polledFloor : 0)
-        write(rate)
     }
 
     /// Raises a rate under the polled floor before anything is read (at take time, as

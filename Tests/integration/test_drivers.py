@@ -188,6 +188,23 @@ def test_a_buffered_device_gets_the_lowest_rate_that_serves_the_plan(make_rig):
         scanner.join()
 
 
+def test_a_buffer_faster_than_the_still_plan_is_polled_instead(make_rig):
+    """A buffered bmc150 scans at 15.62 Hz at the slowest, and every scan would wake the daemon
+    where the still plan reads every 700 ms: its channels are polled at the plan's rate
+    instead (said once), and it follows a turn. An mma8452, which goes down to 1.56 Hz, keeps its
+    buffer (test_a_buffered_device_gets_the_lowest_rate_that_serves_the_plan)."""
+    rig = started(make_rig, bmc150, buffered=True)
+    rig.bus_client(start=True)
+    wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 15.0, what="still interval")
+    rig.wait_for_property("DeviceOrientation", "portrait", 5.0)
+    rig.accel.set_pose("landscape-left")
+    rig.wait_for_property("DeviceOrientation", "landscape-left", 5.0)
+    assert attribute(rig.accel, "buffer/enable") == "0"
+    log = rig.daemon.log()
+    assert log.count("polling its channels, not its buffer: at its slowest rate, 15.62 Hz") == 1, log
+    assert "(buffered)" not in log, log
+
+
 # -- item 3: raw values with a fraction; buffers without a matching trigger
 
 

@@ -34,6 +34,8 @@ class ScanLayout:
 
 # hid-sensor-accel-3d: realbits from the report (16 here), 32-bit storage, timestamp index 3.
 HID_LAYOUT = ScanLayout("le:s16/32>>0", lambda v: struct.pack("<i", v), 4, 16, 24)
+# bmc150-accel: 12 bits, little-endian, shifted left by 4 in 16-bit storage.
+BMC150_LAYOUT = ScanLayout("le:s12/16>>4", lambda v: struct.pack("<H", (v << 4) & 0xFFFF), 2, 8, 16)
 # mma8452: 12 bits, big-endian, shifted left by 4 in 16-bit storage.
 MMA8452_LAYOUT = ScanLayout("be:s12/16>>4", lambda v: struct.pack(">H", (v << 4) & 0xFFFF), 2, 8, 16)
 
@@ -86,12 +88,12 @@ def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), b
                 properties=properties)
 
 
-def bmc150(rig, gravity=(0, -9.80665, 0)):
-    """bmc150-accel (polled here): in_accel_sampling_frequency with the generic
-    sampling_frequency_available, 12 bits at +-2 g (scale 0.009577)."""
+def bmc150(rig, gravity=(0, -9.80665, 0), buffered=False):
+    """bmc150-accel: in_accel_sampling_frequency with the generic sampling_frequency_available
+    (15.62 Hz at the slowest), 12 bits at +-2 g (scale 0.009577), trigger bmc150_accel-dev0."""
     attributes = {"name": "bmc150_accel", "in_accel_sampling_frequency": "125.000000",
                   "sampling_frequency_available": "15.620000 31.260000 62.50000 125 250 500 1000 2000"}
-    return _add(rig, "bmc150_accel", attributes, gravity, 0.009577, False, None)
+    return _add(rig, "bmc150_accel", attributes, gravity, 0.009577, buffered, BMC150_LAYOUT)
 
 
 MMA8452_RATES = ("800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 "
