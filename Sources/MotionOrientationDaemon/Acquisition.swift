@@ -76,7 +76,8 @@ final class Acquisition {
             Log.notice(
                 "\(info.syspath): polling its channels, not its buffer: at its slowest rate, "
                     + "\(SamplingFrequency.format(rate)) Hz, the buffer would wake the daemon every "
-                    + "\(SamplingFrequency.format((1000 / rate).rounded())) ms where a still device is read every \(stillIntervalMsec) ms"
+                    + "\(SamplingFrequency.format((1000 / rate).rounded())) ms where a still device is read "
+                    + "every \(stillIntervalMsec) ms"
             )
             buffered = nil
         }
