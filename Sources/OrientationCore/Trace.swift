@@ -243,6 +243,16 @@ public struct TabletModeChange: Equatable, Sendable {
         self.state = state
         self.angle = angle
     }
+
+    /// The records of a replay's `changes` at which tablet mode itself changed, starting from
+    /// laptop mode, in order (the others changed only the hinge state).
+    public static func modeChanges(_ changes: [TabletModeChange]) -> [TabletModeChange] {
+        var result: [TabletModeChange] = []
+        for change in changes where change.tabletMode != (result.last?.tabletMode ?? false) {
+            result.append(change)
+        }
+        return result
+    }
 }
 
 extension Trace {

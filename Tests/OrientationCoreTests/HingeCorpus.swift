@@ -132,8 +132,7 @@ enum HingeCorpus {
         /// What is wrong with a replay against this outcome.
         func problems(_ changes: [TabletModeChange]) -> [String] {
             var problems: [String] = []
-            var seen: [Bool] = [false]
-            for change in changes where change.tabletMode != seen.last { seen.append(change.tabletMode) }
+            let seen = [false] + TabletModeChange.modeChanges(changes).map(\.tabletMode)
             if seen != modes { problems.append("modes \(seen), expected \(modes)") }
             if changes.last?.state != finalState {
                 problems.append("final state \(changes.last?.state.name ?? "none"), expected \(finalState.name)")
@@ -147,13 +146,7 @@ enum HingeCorpus {
         /// Time from `end` to the last tablet-mode change.
         func delay(_ changes: [TabletModeChange]) -> Double? {
             guard let end else { return nil }
-            var last: TabletModeChange?
-            var mode = false
-            for change in changes where change.tabletMode != mode {
-                last = change
-                mode = change.tabletMode
-            }
-            return last.map { $0.time - end }
+            return TabletModeChange.modeChanges(changes).last.map { $0.time - end }
         }
 
         /// The modes as written in the manifest.
@@ -217,8 +210,7 @@ struct HingeCorpusTests {
             let problems = outcome.problems(changes)
             #expect(problems.isEmpty, "\(outcome.name): \(problems) \(changes)")
             #expect(Trace.replayHinge(samples, lid: outcome.lid) == changes)
-            var decided: [Bool] = [false]
-            for change in changes where change.tabletMode != decided.last { decided.append(change.tabletMode) }
+            let decided = [false] + TabletModeChange.modeChanges(changes).map(\.tabletMode)
             let decidedText = decided.map { $0 ? "tablet" : "laptop" }.joined(separator: ">")
             let delay = outcome.delay(changes).map { String(Int(($0 * 1000).rounded())) + " ms" } ?? "-"
             func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }

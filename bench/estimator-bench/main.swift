@@ -425,21 +425,13 @@ struct HingeRow {
 
     /// The tablet-mode sequence decided, starting with the initial laptop mode.
     var decided: [Bool] {
-        var modes = [false]
-        for change in changes where change.tabletMode != modes.last { modes.append(change.tabletMode) }
-        return modes
+        [false] + TabletModeChange.modeChanges(changes).map(\.tabletMode)
     }
 
     /// Time from `end` to the last tablet-mode change.
     var delay: Double? {
         guard let end else { return nil }
-        var last: TabletModeChange?
-        var mode = false
-        for change in changes where change.tabletMode != mode {
-            last = change
-            mode = change.tabletMode
-        }
-        return last.map { $0.time - end }
+        return TabletModeChange.modeChanges(changes).last.map { $0.time - end }
     }
 
     var passed: Bool {
