@@ -50,11 +50,16 @@ let package = Package(
                     "-Xlinker", "--no-export-dynamic",
                 ])
             ]),
+        // What the command-line client and the library share: following the daemon (its
+        // announcements read into a state, a claim held and made again after a restart), calls
+        // to it, an event loop. No Foundation.
+        .target(name: "OrientationClient", dependencies: ["OrientationCore", "SystemdBus", "CSystemd"]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: ["OrientationCore", "SystemdBus", "SensorIO", "CSystemd"]),
+            dependencies: ["OrientationClient", "OrientationCore", "SystemdBus", "SensorIO", "CSystemd"]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
-        .target(name: "MotionOrientation", dependencies: ["OrientationCore", "SystemdBus", "CSystemd"]),
+        .target(
+            name: "MotionOrientation", dependencies: ["OrientationClient", "OrientationCore", "SystemdBus", "CSystemd"]),
         // Prints the library's notifications, for the integration test of the library.
         .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"], path: "Tests/library-probe"),
         // The library's example program, built so that it stays true.
@@ -63,6 +68,7 @@ let package = Package(
         .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "bench/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "SystemdBusTests", dependencies: ["SystemdBus", "CSystemd"]),
+        .testTarget(name: "OrientationClientTests", dependencies: ["OrientationClient", "OrientationCore", "SystemdBus"]),
     ],
     swiftLanguageModes: [.v6]
 )

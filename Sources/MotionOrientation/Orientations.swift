@@ -38,6 +38,9 @@ public enum DeviceOrientation: Int, Sendable, CaseIterable, CustomStringConverti
     public var isFlat: Bool { self == .faceUp || self == .faceDown }
 
     public var description: String { name }
+
+    /// The daemon's orientation of the same raw value.
+    init(_ core: OrientationCore.DeviceOrientation) { self = DeviceOrientation(rawValue: Int(core.rawValue)) ?? .unknown }
 }
 
 /// Where the user interface would have to turn to stay upright. The raw values are those
@@ -70,6 +73,11 @@ public enum InterfaceOrientation: Int, Sendable, CaseIterable, CustomStringConve
     public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
 
     public var description: String { name }
+
+    /// The daemon's orientation of the same raw value.
+    init(_ core: OrientationCore.InterfaceOrientation) {
+        self = InterfaceOrientation(rawValue: Int(core.rawValue)) ?? .unknown
+    }
 }
 
 // The notification names are the iOS library's, kept so that ported code reads the same.

@@ -1,4 +1,5 @@
 import Glibc
+import OrientationClient
 import OrientationCore
 import SensorIO
 import SystemdBus

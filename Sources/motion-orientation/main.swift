@@ -1,6 +1,6 @@
 // motion-orientation: the command-line client of motion-orientationd.
-import CSystemd
 import Glibc
+import OrientationClient
 import OrientationCore
 import SystemdBus
 
@@ -63,6 +63,15 @@ func usageFailure(_ message: String) -> Never {
     fail(message, status: 2)
 }
 
+/// The system bus, for the daemon's methods.
+func connect() throws(ClientError) -> DaemonConnection {
+    do throws(SystemError) {
+        return try DaemonConnection()
+    } catch {
+        throw ClientError("\(error)")
+    }
+}
+
 /// Runs one command; returns its exit status.
 func run(_ arguments: [String]) -> Int32 {
     var arguments = arguments
@@ -74,16 +83,11 @@ func run(_ arguments: [String]) -> Int32 {
         switch command {
         case "get":
             noMoreArguments()
-            let connection = try DaemonConnection()
-            let reply = try connection.call("ReadOrientation")
-            defer { sd_bus_message_unref(reply) }
-            guard let device = try? Bus.readString(reply), let interface = try? Bus.readString(reply) else {
-                fail("ReadOrientation returned a malformed reply")
-            }
-            writeAll(STDOUT_FILENO, "device=\(device)\ninterface=\(interface)\n")
+            let reading = try connect().readOrientation()
+            writeAll(STDOUT_FILENO, "device=\(reading.device)\ninterface=\(reading.interface)\n")
         case "status":
             noMoreArguments()
-            let lines = try DaemonConnection().allProperties().map { "\($0.name): \($0.value)\n" }
+            let lines = try connect().allProperties().map { "\($0.name): \($0.value.text)\n" }
             writeAll(STDOUT_FILENO, lines.joined())
         case "monitor":
             return try monitor(arguments)
