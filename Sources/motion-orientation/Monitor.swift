@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SystemdBus
@@ -14,7 +15,7 @@ func monitor(_ arguments: [String]) throws(ClientError) -> Int32 {
         if argument == "--json" {
             json = true
         } else {
-            do throws(UsageFailure) {
+            do throws(UsageError) {
                 try chooseStream(&only, argument, command: "monitor")
             } catch {
                 usageFailure("\(error.description) for monitor")
