@@ -1,6 +1,7 @@
 // The Swift client library of motion-orientationd, with the iOS MotionOrientation API shape.
 import CSystemd
 import Dispatch
+import ErrorsAndLog
 import Foundation
 import Glibc
 import OrientationClient

@@ -1,5 +1,6 @@
 import CMotionShim
 import CSystemd
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SensorIO

@@ -1,5 +1,6 @@
 // A client's connection to motion-orientationd on the system bus.
 import CSystemd
+import ErrorsAndLog
 import Glibc
 import SystemdBus
 

@@ -1,5 +1,6 @@
 // An sd-event loop, for a client's follower and the sources that go with it.
 import CSystemd
+import ErrorsAndLog
 import SystemdBus
 
 /// An sd-event loop of its own (not the thread's default one), released with this object.

@@ -1,5 +1,6 @@
 // The follower of the daemon's state that the command-line client and the library share.
 import CSystemd
+import ErrorsAndLog
 import Glibc
 import SystemdBus
 

@@ -1,4 +1,5 @@
 // Property values read off the bus.
+import ErrorsAndLog
 import SystemdBus
 
 extension PropertyValue {

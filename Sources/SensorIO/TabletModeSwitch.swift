@@ -1,4 +1,5 @@
 import CMotionShim
+import ErrorsAndLog
 import Glibc
 import SystemdBus
 

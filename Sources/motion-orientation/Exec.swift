@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 import OrientationClient
 import OrientationCore
@@ -210,7 +211,7 @@ func execCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     while let argument = rest.first, argument.hasPrefix("-") {
         rest.removeFirst()
         if argument == "--" { break }
-        do throws(UsageFailure) {
+        do throws(UsageError) {
             try chooseStream(&stream, argument, command: "exec")
         } catch {
             usageFailure("\(error.description) for exec")

@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 import OrientationClient
 import OrientationCore
@@ -103,10 +104,10 @@ func complain(_ message: String) {
 
 /// Parses the stream options shared by `monitor`, `exec` and `wait`: at most one of
 /// `--device`, `--interface` and `--tablet-mode`.
-func chooseStream(_ current: inout OrientationStream?, _ option: String, command: String) throws(UsageFailure) {
-    guard let stream = OrientationStream(option: option) else { throw UsageFailure("unknown option '\(option)'") }
+func chooseStream(_ current: inout OrientationStream?, _ option: String, command: String) throws(UsageError) {
+    guard let stream = OrientationStream(option: option) else { throw UsageError("unknown option '\(option)'") }
     if let current, current != stream {
-        throw UsageFailure("\(command) takes only one of --device, --interface and --tablet-mode")
+        throw UsageError("\(command) takes only one of --device, --interface and --tablet-mode")
     }
     current = stream
 }

@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationClient
 import OrientationCore
@@ -15,7 +16,7 @@ func monitor(_ arguments: [String]) throws(ClientError) -> Int32 {
         if argument == "--json" {
             json = true
         } else {
-            do throws(UsageFailure) {
+            do throws(UsageError) {
                 try chooseStream(&only, argument, command: "monitor")
             } catch {
                 usageFailure("\(error.description) for monitor")

@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationClient
 import OrientationCore
@@ -24,7 +25,7 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
             }
             timeout = value
         case "--device", "--interface", "--tablet-mode":
-            do throws(UsageFailure) {
+            do throws(UsageError) {
                 try chooseStream(&stream, argument, command: "wait")
             } catch {
                 usageFailure(error.description)

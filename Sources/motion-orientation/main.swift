@@ -1,4 +1,5 @@
 // motion-orientation: the command-line client of motion-orientationd.
+import ErrorsAndLog
 import Glibc
 import OrientationClient
 import OrientationCore
@@ -50,12 +51,6 @@ let usage = """
 func fail(_ message: String, status: Int32 = 1) -> Never {
     writeAll(STDERR_FILENO, "motion-orientation: \(message)\n")
     exit(status)
-}
-
-/// A mistake on the command line.
-struct UsageFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Prints a usage mistake and exits with status 2.
