@@ -40,7 +40,9 @@ public enum DeviceOrientation: Int, Sendable, CaseIterable, CustomStringConverti
     public var description: String { name }
 
     /// The daemon's orientation of the same raw value.
-    init(_ core: OrientationCore.DeviceOrientation) { self = DeviceOrientation(rawValue: Int(core.rawValue)) ?? .unknown }
+    init(_ core: OrientationCore.DeviceOrientation) {
+        self = DeviceOrientation(rawValue: Int(core.rawValue)) ?? .unknown
+    }
 }
 
 /// Where the user interface would have to turn to stay upright. The raw values are those

@@ -13,7 +13,8 @@ struct OrientationNewsTests {
     @Test("a PropertiesChanged naming both orientations changes both streams, device first")
     func bothOrientations() {
         let news = OrientationState().taking([
-            entry(.interfaceOrientation, .string("landscape-right")), entry(.deviceOrientation, .string("landscape-left")),
+            entry(.interfaceOrientation, .string("landscape-right")),
+            entry(.deviceOrientation, .string("landscape-left")),
         ])
         #expect(news.state.device == .landscapeLeft)
         #expect(news.state.interface == .landscapeRight)
