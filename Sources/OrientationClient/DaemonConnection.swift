@@ -9,11 +9,6 @@ public struct DaemonCallFailure: Error, CustomStringConvertible, Sendable {
     public var method: String
     public var error: BusError
 
-    public init(method: String, error: BusError) {
-        self.method = method
-        self.error = error
-    }
-
     /// The daemon is not on the bus.
     public var daemonAbsent: Bool { error.isServiceUnknown }
     /// The daemon did not answer within the call's timeout.
@@ -33,12 +28,7 @@ public final class DaemonConnection {
     public let bus: OpaquePointer
 
     /// Opens the system bus.
-    public init() throws(SystemError) {
-        var bus: OpaquePointer? = nil
-        let r = sd_bus_open_system(&bus)
-        guard r >= 0, let bus else { throw SystemError("connecting to the system bus", errno: r) }
-        self.bus = bus
-    }
+    public init() throws(SystemError) { bus = try made("connecting to the system bus") { sd_bus_open_system(&$0) } }
 
     deinit { sd_bus_flush_close_unref(bus) }
 

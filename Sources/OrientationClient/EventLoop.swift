@@ -1,18 +1,14 @@
 // An sd-event loop, for a client's follower and the sources that go with it.
 import CSystemd
 import ErrorsAndLog
+import Glibc
 import SystemdBus
 
 /// An sd-event loop of its own (not the thread's default one), released with this object.
 public final class EventLoop {
     public let event: OpaquePointer
 
-    public init() throws(SystemError) {
-        var event: OpaquePointer? = nil
-        let r = sd_event_new(&event)
-        guard r >= 0, let event else { throw SystemError("making an event loop", errno: r) }
-        self.event = event
-    }
+    public init() throws(SystemError) { event = try made("making an event loop") { sd_event_new(&$0) } }
 
     deinit { sd_event_unref(event) }
 
@@ -43,4 +39,13 @@ public final class EventLoop {
         // Fails only when the loop has already ended, which is what was asked.
         _ = sd_event_exit(event, status)
     }
+}
+
+/// The object a libsystemd constructor makes (`sd_event_new`, `sd_bus_open_system`), or its
+/// failure as a `SystemError` of `what`.
+func made(_ what: String, _ make: (inout OpaquePointer?) -> Int32) throws(SystemError) -> OpaquePointer {
+    var object: OpaquePointer? = nil
+    let r = make(&object)
+    guard r >= 0, let object else { throw SystemError(what, errno: r < 0 ? r : ENOMEM) }
+    return object
 }

@@ -160,12 +160,6 @@ public struct OrientationNews: Equatable, Sendable {
     /// The streams it spoke of, changed or not, in the order it named them.
     public var heard: [OrientationStream]
 
-    public init(before: OrientationState, state: OrientationState, heard: [OrientationStream]) {
-        self.before = before
-        self.state = state
-        self.heard = heard
-    }
-
     /// The streams whose public name changed, in `OrientationStream` order.
     public var changed: [OrientationStream] { state.changes(since: before) }
 }
