@@ -74,6 +74,10 @@ let package = Package(
         .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "bench/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "SystemdBusTests", dependencies: ["ErrorsAndLog", "SystemdBus", "CSystemd"]),
+        // The daemon's parts with fakes (a clock, sensors, switches, a bus sink).
+        .testTarget(
+            name: "MotionOrientationDaemonTests",
+            dependencies: ["MotionOrientationDaemon", "OrientationCore", "SensorIO", "ErrorsAndLog", "SystemdBus", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]
 )
