@@ -13,8 +13,10 @@ let package = Package(
         // libsystemd (sd-bus, sd-event, sd-daemon) and libudev, found with pkg-config.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        // The little C that Swift cannot express: the sd-bus vtable macros.
-        .target(name: "CMotionShim", dependencies: ["CSystemd", "CUdev"]),
+        // The little C that Swift cannot express: an sd-bus vtable built from Swift's lists (the
+        // daemon's), and the evdev and uinput ioctl requests (the sensors').
+        .target(name: "CBusObject", dependencies: ["CSystemd"]),
+        .target(name: "CInputDevice"),
         // Failed system calls (errno) and usage errors, and logging, for every program here.
         .target(name: "ErrorsAndLog"),
         // The one Swift layer over sd-bus and sd-event shared by the daemon, the client and the
@@ -24,12 +26,19 @@ let package = Package(
         .target(name: "OrientationCore"),
         // The sensors as the machine shows them, shared by the daemon and the client's record and
         // replay: accelerometer discovery through udev, the sysfs, evdev and buffered readers,
-        // and loading the daemon's configuration files.
-        .target(name: "SensorIO", dependencies: ["OrientationCore", "ErrorsAndLog", "SystemdBus", "CMotionShim", "CSystemd", "CUdev"]),
-        // The daemon: its context (event loop, sampling, energy, thermal) and bus service.
+        // the hardware and the virtual tablet-mode switches.
+        .target(
+            name: "SensorIO", dependencies: ["OrientationCore", "ErrorsAndLog", "SystemdBus", "CInputDevice", "CSystemd", "CUdev"]),
+        // Loading the daemon's configuration files (the daemon, and the client's replay).
+        .target(name: "DaemonConfiguration", dependencies: ["OrientationCore", "ErrorsAndLog", "SensorIO"]),
+        // The daemon: its context (event loop, sampling) and its parts (claims, low energy, tablet
+        // mode, the iio-sensor-proxy surface, the bus objects).
         .target(
             name: "MotionOrientationDaemon",
-            dependencies: ["OrientationCore", "SensorIO", "ErrorsAndLog", "SystemdBus", "CMotionShim", "CSystemd"]),
+            dependencies: [
+                "OrientationCore", "SensorIO", "DaemonConfiguration", "ErrorsAndLog", "SystemdBus", "CBusObject",
+                "CSystemd",
+            ]),
         // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
         // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
         // the few libstdc++ functions the Swift runtime calls come from the static archive
@@ -58,7 +67,10 @@ let package = Package(
         .target(name: "OrientationClient", dependencies: ["OrientationCore", "ErrorsAndLog", "SystemdBus", "CSystemd"]),
         .executableTarget(
             name: "motion-orientation",
-            dependencies: ["OrientationClient", "OrientationCore", "ErrorsAndLog", "SystemdBus", "SensorIO", "CSystemd"]),
+            dependencies: [
+                "OrientationClient", "OrientationCore", "ErrorsAndLog", "SystemdBus", "SensorIO", "DaemonConfiguration",
+                "CSystemd",
+            ]),
         // The Swift client library with the iOS library's API shape (Foundation allowed here).
         .target(
             name: "MotionOrientation",
@@ -72,6 +84,10 @@ let package = Package(
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "SystemdBusTests", dependencies: ["ErrorsAndLog", "SystemdBus", "CSystemd"]),
         .testTarget(name: "OrientationClientTests", dependencies: ["OrientationClient", "OrientationCore", "SystemdBus"]),
+        // The daemon's parts with fakes (a clock, sensors, switches, a bus sink).
+        .testTarget(
+            name: "MotionOrientationDaemonTests",
+            dependencies: ["MotionOrientationDaemon", "OrientationCore", "SensorIO", "ErrorsAndLog", "SystemdBus", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]
 )

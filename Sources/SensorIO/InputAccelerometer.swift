@@ -1,4 +1,4 @@
-import CMotionShim
+import CInputDevice
 import ErrorsAndLog
 import Glibc
 import OrientationCore

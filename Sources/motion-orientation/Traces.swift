@@ -1,3 +1,4 @@
+import DaemonConfiguration
 import ErrorsAndLog
 import Glibc
 import OrientationClient
