@@ -283,7 +283,7 @@ final class BusWorker {
                     request, MotionOrientationError(name: "ENOTCONN", message: "not connected to the system bus"))
                 continue
             }
-            connection.callAsync("SetLowEnergyMode", arguments: { Bus.append($0, string: request.setting) }) {
+            connection.callAsync(.setLowEnergyMode, arguments: { Bus.append($0, string: request.setting) }) {
                 [owner] result in owner.complete(request, result.failure.map(BusWorker.error))
             }
         }

@@ -33,9 +33,8 @@ public final class DaemonConnection {
     deinit { sd_bus_flush_close_unref(bus) }
 
     /// Calls a method of the daemon's object and waits for the reply (the caller unrefs it).
-    public func call(
-        _ method: String, interface: String = MotionOrientationBus.interface,
-        arguments: (OpaquePointer) -> Int32 = { _ in 0 }
+    func call(
+        _ method: String, interface: String, arguments: (OpaquePointer) -> Int32 = { _ in 0 }
     ) throws(DaemonCallFailure) -> OpaquePointer {
         do {
             return try Bus.call(
@@ -46,11 +45,20 @@ public final class DaemonConnection {
         }
     }
 
-    /// Calls a method of the daemon's object without blocking the loop the bus is attached
+    /// Calls a method of the daemon's interface without blocking the loop the bus is attached
     /// to; `completion` runs on that loop with the reply (valid during the call only).
     public func callAsync(
-        _ method: String, interface: String = MotionOrientationBus.interface,
-        timeoutUsec: UInt64 = Bus.callTimeoutUsec, arguments: (OpaquePointer) -> Int32 = { _ in 0 },
+        _ method: OrientationMethod, timeoutUsec: UInt64 = Bus.callTimeoutUsec,
+        arguments: (OpaquePointer) -> Int32 = { _ in 0 },
+        _ completion: @escaping (Result<OpaquePointer, DaemonCallFailure>) -> Void
+    ) {
+        callAsync(
+            method.rawValue, interface: MotionOrientationBus.interface, timeoutUsec: timeoutUsec, arguments: arguments,
+            completion)
+    }
+
+    private func callAsync(
+        _ method: String, interface: String, timeoutUsec: UInt64, arguments: (OpaquePointer) -> Int32,
         _ completion: @escaping (Result<OpaquePointer, DaemonCallFailure>) -> Void
     ) {
         Bus.callAsync(
@@ -82,14 +90,14 @@ public final class DaemonConnection {
     static func orientations(in reply: OpaquePointer) -> Result<(device: String, interface: String), DaemonCallFailure>
     {
         guard let device = try? Bus.readString(reply), let interface = try? Bus.readString(reply) else {
-            return .failure(DaemonConnection.malformed("ReadOrientation"))
+            return .failure(DaemonConnection.malformed(OrientationMethod.readOrientation.rawValue))
         }
         return .success((device, interface))
     }
 
     /// `ReadOrientation()`, waiting for the reply.
     public func readOrientation() throws(DaemonCallFailure) -> (device: String, interface: String) {
-        let reply = try call("ReadOrientation")
+        let reply = try call(OrientationMethod.readOrientation.rawValue, interface: MotionOrientationBus.interface)
         defer { sd_bus_message_unref(reply) }
         return try DaemonConnection.orientations(in: reply).get()
     }

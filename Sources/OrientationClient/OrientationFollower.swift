@@ -70,7 +70,7 @@ public final class OrientationFollower {
         switch step {
         case .readAndClaim: readAndClaim(sequence)
         // The reply says nothing a client could act on: a daemon that is gone has no claim.
-        case .release: connection.callAsync("Stop") { _ in }
+        case .release: connection.callAsync(.stop) { _ in }
         }
     }
 
@@ -89,13 +89,13 @@ public final class OrientationFollower {
         connection.allPropertiesAsync(timeoutUsec: callTimeoutUsec) { [weak self] result in
             guard let self = goesOn(self, result.failure) else { return }
             if case .success(let all) = result { self.adopt(self.state.takingTabletMode(fromAll: all)) }
-            self.connection.callAsync("ReadOrientation", timeoutUsec: self.callTimeoutUsec) { [weak self] result in
+            self.connection.callAsync(.readOrientation, timeoutUsec: self.callTimeoutUsec) { [weak self] result in
                 let read = result.flatMap(DaemonConnection.orientations(in:))
                 guard let self = goesOn(self, read.failure) else { return }
                 if case .success(let names) = read {
                     self.adopt(self.state.taking(device: names.device, interface: names.interface))
                 }
-                self.connection.callAsync("Start", timeoutUsec: self.callTimeoutUsec) { [weak self] result in
+                self.connection.callAsync(.start, timeoutUsec: self.callTimeoutUsec) { [weak self] result in
                     guard let self = goesOn(self, result.failure) else { return }
                     self.onClaim(failure)
                 }
