@@ -83,7 +83,9 @@ let package = Package(
         .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "bench/estimator-bench"),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "SystemdBusTests", dependencies: ["ErrorsAndLog", "SystemdBus", "CSystemd"]),
-        .testTarget(name: "OrientationClientTests", dependencies: ["OrientationClient", "OrientationCore", "SystemdBus"]),
+        .testTarget(
+            name: "OrientationClientTests",
+            dependencies: ["OrientationClient", "OrientationCore", "ErrorsAndLog", "SystemdBus", "CSystemd"]),
         // The daemon's parts with fakes (a clock, sensors, switches, a bus sink).
         .testTarget(
             name: "MotionOrientationDaemonTests",
