@@ -34,8 +34,16 @@ final class PrivateBus {
         let r = posix_spawnp(&child, "dbus-daemon", nil, &attributes, &pointers, environ)
         guard r == 0 else { throw SystemError("spawning dbus-daemon", errno: r) }
         pid = child
-        // Ready once its socket exists.
-        for _ in 0..<500 where access("\(directory)/bus", F_OK) != 0 { usleep(10_000) }
+        // Ready once it takes a connection.
+        for _ in 0..<500 where !PrivateBus.answers(address) { usleep(10_000) }
+    }
+
+    /// Whether a client can connect to the bus at `address`.
+    static func answers(_ address: String) -> Bool {
+        var bus: OpaquePointer? = nil
+        guard sd_bus_new(&bus) >= 0 else { return false }
+        defer { sd_bus_flush_close_unref(bus) }
+        return sd_bus_set_address(bus, address) >= 0 && sd_bus_set_bus_client(bus, 1) >= 0 && sd_bus_start(bus) >= 0
     }
 
     deinit {
