@@ -112,6 +112,7 @@ public final class Daemon {
             Log.error("\(error)")
             return 1
         }
+        ResidentSet.releaseStartUpPages()
         // Outside a unit there is no one to tell; Type=dbus units are ready once the name is
         // taken, so a failed notification changes nothing.
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
