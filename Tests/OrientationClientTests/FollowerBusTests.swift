@@ -147,11 +147,10 @@ func runUntil(_ loop: EventLoop, _ done: () -> Bool) -> Bool {
 struct FollowerBusTests {
     @Test("it reads, then claims; follows PropertiesChanged; after a restart reads and claims again")
     func readClaimRestart() throws {
-        let privateBus = try PrivateBus()
-        defer { withExtendedLifetime(privateBus) {} }
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", privateBus.address, 1)
-        defer { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
-        let loop = try EventLoop()
+        try onPrivateBus { privateBus, loop in try readClaimRestart(privateBus, loop) }
+    }
+
+    func readClaimRestart(_ privateBus: PrivateBus, _ loop: EventLoop) throws {
         let daemon = try StandInDaemon(address: privateBus.address, event: loop.event)
         let follower = try OrientationFollower(connection: DaemonConnection(), event: loop.event)
         var news: [OrientationNews] = []
@@ -191,19 +190,24 @@ struct FollowerBusTests {
 
     @Test("with no daemon on the bus the claim fails at once, as not running")
     func noDaemon() throws {
+        try onPrivateBus { _, loop in
+            let follower = try OrientationFollower(connection: DaemonConnection(), event: loop.event)
+            var claims: [DaemonCallFailure?] = []
+            follower.onClaim = { claims.append($0) }
+            follower.want(claim: true)
+            #expect(runUntil(loop) { !claims.isEmpty })
+            let failure = try #require(claims.first ?? nil)
+            #expect(failure.daemonAbsent)
+            #expect(failure.method == "GetAll")
+            #expect(failure.description.hasPrefix("motion-orientationd is not running"))
+        }
+    }
+
+    /// Runs `body` with a private bus that a client takes for the system bus, and a loop.
+    func onPrivateBus(_ body: (PrivateBus, EventLoop) throws -> Void) throws {
         let privateBus = try PrivateBus()
-        defer { withExtendedLifetime(privateBus) {} }
         setenv("DBUS_SYSTEM_BUS_ADDRESS", privateBus.address, 1)
         defer { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
-        let loop = try EventLoop()
-        let follower = try OrientationFollower(connection: DaemonConnection(), event: loop.event)
-        var claims: [DaemonCallFailure?] = []
-        follower.onClaim = { claims.append($0) }
-        follower.want(claim: true)
-        #expect(runUntil(loop) { !claims.isEmpty })
-        let failure = try #require(claims.first ?? nil)
-        #expect(failure.daemonAbsent)
-        #expect(failure.method == "GetAll")
-        #expect(failure.description.hasPrefix("motion-orientationd is not running"))
+        try withExtendedLifetime(privateBus) { try body(privateBus, EventLoop()) }
     }
 }
