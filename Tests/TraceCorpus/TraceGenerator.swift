@@ -7,7 +7,8 @@ import OrientationCore
 // 1. An attitude over time (`Motion`): `Attitude` is a turn about the screen normal (upright
 //    turning), a lean about the horizontal screen axis (the device's x axis in portrait: lap,
 //    table, overhead) and a wrist roll about its long y axis. A motion is a start attitude plus
-//    moves, each a smoothstep (zero speed at both ends, like a real hand); moves may overlap, and
+//    moves, each a smoothstep or a minimum-jerk profile (zero speed at both ends, like a real
+//    hand); moves may overlap, and
 //    keyframes are a shorthand for moves one after the other. A slow `wobble` may be added on top.
 // 2. Hand tremor: small sinusoidal wobbles (8-12 Hz) of turn and lean, with seeded phases.
 // 3. The gravity reading of that attitude (DESIGN.md section 3 frame, pointing at the ground),
@@ -70,6 +71,8 @@ public struct Motion: Sendable {
 
     public var initial: Attitude
     public var moves: [Move]
+    /// How each move runs from its start to its end.
+    public var profile = SpeedProfile.smoothstep
 
     public init(from initial: Attitude, moves: [Move]) {
         self.initial = initial
@@ -96,7 +99,7 @@ public struct Motion: Sendable {
     public func attitude(at time: Double) -> Attitude {
         var attitude = initial
         for move in moves {
-            let u = ramp(time, from: move.start, to: move.end)
+            let u = profile.progress(time, from: move.start, to: move.end)
             attitude.turn += move.change.turn * u
             attitude.lean += move.change.lean * u
             attitude.roll += move.change.roll * u

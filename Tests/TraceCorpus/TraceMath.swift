@@ -102,10 +102,7 @@ public func gravity(angle: Double, tilt: Double = 0, magnitude: Double = g) -> V
 
 /// Smooth 0...1 ramp between `start` and `end` (cosine-like smoothstep, zero speed at both ends).
 public func ramp(_ time: Double, from start: Double, to end: Double) -> Double {
-    if time <= start { return 0 }
-    if time >= end { return 1 }
-    let u = (time - start) / (end - start)
-    return u * u * (3 - 2 * u)
+    SpeedProfile.smoothstep.progress(time, from: start, to: end)
 }
 
 /// Samples `motion` at `rate` Hz from `start` for `duration` seconds (times computed from the

@@ -30,6 +30,10 @@
 //    switch, expected and decided tablet-mode sequence, final hinge state, the delay of the last
 //    tablet-mode change (from the time the motion passed the deciding angle) and the result.
 //
+// 5. With --properties, the scenario generator's properties (TraceCorpus, ScenarioProperties) at
+//    10,000 seeds each (--seeds N), or one (--property NAME); with --seed S, one seed described
+//    (and with --trace written as a trace). See Properties.swift. They use the default settings.
+//
 // --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
 // Output is plain text lines, or one JSON object with --json.
@@ -369,20 +373,6 @@ func hingeRows(_ directory: String) -> [HingeRow] {
 
 // MARK: - Output
 
-func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "null" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64(value * scale + (value < 0 ? -0.5 : 0.5))
-    let sign = scaled < 0 ? "-" : ""
-    let magnitude = scaled.magnitude
-    let whole = magnitude / UInt64(scale)
-    guard decimals > 0 else { return sign + String(whole) }
-    var fraction = String(magnitude % UInt64(scale))
-    while fraction.count < decimals { fraction = "0" + fraction }
-    return sign + String(whole) + "." + fraction
-}
-
 func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
 }
@@ -409,6 +399,8 @@ func jsonString(_ text: String) -> String {
 let usage = """
     usage: estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
            estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+           estimator-bench --properties [--seeds N] [--property NAME]
+           estimator-bench --property NAME --seed S [--trace]
     """
 func fail(_ message: String) -> Never {
     print("estimator-bench: \(message)\n\(usage)")
@@ -419,10 +411,27 @@ var directory: String?
 var recordingPath: String?
 var labelsPath: String?
 var settings = EstimatorSettings()
+var properties = false
+var propertySeeds: UInt64 = 10_000
+var propertyName: String?
+var propertySeed: UInt64?
+var propertyTrace = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
+    case "--properties": properties = true
+    case "--trace": propertyTrace = true
+    case "--seeds", "--seed", "--property":
+        guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
+        if argument == "--property" {
+            propertyName = value
+        } else {
+            guard let number = UInt64(value), number > 0 else {
+                fail("\(argument) \(value): expected a positive number")
+            }
+            if argument == "--seeds" { propertySeeds = number } else { propertySeed = number }
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -443,6 +452,10 @@ while let argument = arguments.popFirst() {
         if argument.hasPrefix("-") { fail("unknown option \(argument)") }
         directory = argument
     }
+}
+
+if properties || propertySeed != nil {
+    exit(runProperties(seeds: propertySeeds, only: propertyName, seed: propertySeed, trace: propertyTrace) ? 0 : 1)
 }
 
 if let recordingPath {
