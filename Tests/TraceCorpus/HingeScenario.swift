@@ -127,7 +127,7 @@ public struct HingeScenario: Sendable {
 public enum HingeProperties {
     public static let all: [ScenarioProperty] = [
         ScenarioProperty(
-            name: "hinge-step",
+            name: "hinge-step", shrinks: false,
             statement:
                 "from a settled angle to any other in one step (base tilted up to 45 deg): HingeAngle within 10 deg "
                 + "of the new angle within 1.5 s and to the end; in the 0/360 band, the lid switch's side where there "
@@ -136,7 +136,7 @@ public enum HingeProperties {
                 checkSteps(HingeScenario.draw(seed: seed, ambiguousB: nil, thenTo: false, lid: nil))
             }),
         ScenarioProperty(
-            name: "hinge-closed-agree",
+            name: "hinge-closed-agree", shrinks: false,
             statement:
                 "the hinge state is closed only while display and base read alike (the angle within 25 deg of 0/360)",
             check: { seed, _ in
@@ -150,7 +150,7 @@ public enum HingeProperties {
                 return nil
             }),
         ScenarioProperty(
-            name: "hinge-guess-corrected",
+            name: "hinge-guess-corrected", shrinks: false,
             statement:
                 "a step into the 0/360 band with no lid switch (guessed by continuity), then a step out of it: "
                 + "HingeAngle within 10 deg of the new angle within 1.5 s (the guess corrected)",

@@ -9,12 +9,17 @@ public struct ScenarioProperty: Sendable {
     /// What the property says, one line.
     public var statement: String
     public var check: @Sendable (_ seed: UInt64, _ intensity: Double) -> String?
+    /// Whether the scenario has an intensity to shrink (the hinge's steps have none: a failing
+    /// step is as small as it gets).
+    public var shrinks: Bool
 
     public init(
-        name: String, statement: String, check: @escaping @Sendable (_ seed: UInt64, _ intensity: Double) -> String?
+        name: String, shrinks: Bool = true, statement: String,
+        check: @escaping @Sendable (_ seed: UInt64, _ intensity: Double) -> String?
     ) {
         self.name = name
         self.statement = statement
+        self.shrinks = shrinks
         self.check = check
     }
 
@@ -22,6 +27,7 @@ public struct ScenarioProperty: Sendable {
     /// fails, and what happened there.
     public func shrink(_ seed: UInt64) -> (intensity: Double, failure: String)? {
         guard var found = check(seed, 1).map({ (1.0, $0) }) else { return nil }
+        guard shrinks else { return found }
         for intensity in [0.5, 0.25, 0.125, 0] {
             guard let failure = check(seed, intensity) else { break }
             found = (intensity, failure)
@@ -32,7 +38,8 @@ public struct ScenarioProperty: Sendable {
     /// The report line of a failing seed.
     public func describe(_ seed: UInt64) -> String {
         guard let (intensity, failure) = shrink(seed) else { return "\(name) seed \(seed): holds" }
-        return "\(name) seed \(seed) (shrunk to intensity \(fixed(intensity, 3))): \(failure)"
+        let shrunk = shrinks ? " (shrunk to intensity \(fixed(intensity, 3)))" : ""
+        return "\(name) seed \(seed)\(shrunk): \(failure)"
     }
 
     /// Runs `seeds`; returns the failing ones.
@@ -129,30 +136,30 @@ public enum ScenarioProperties {
 }
 
 /// A property's scenario for one seed written as a trace file (readings in the units the sensor
-/// gave), for adding a counterexample to Tests/traces/generated.
+/// gave, its header naming the property, seed and scenario), for adding a counterexample to
+/// Tests/traces/generated.
 public enum ScenarioTraces {
     public static func text(property: String, seed: UInt64, intensity: Double = 1) -> String? {
         let header =
             "# \(property) seed \(seed) intensity \(fixed(intensity, 3)), from the TraceCorpus scenario generator\n"
-        func lines(_ samples: [TraceSample], summary: String) -> String {
-            header + "# " + summary + "\n" + Trace.format(samples)
+        func lines(_ scenario: DeviceScenario) -> String {
+            let holds = scenario.holds.map { "\(fixed($0.start, 2))-\(fixed($0.end, 2)) s \($0.orientation.name)" }
+            return header + "# " + scenario.summary + "\n# holds: " + holds.joined(separator: ", ") + "\n"
+                + Trace.format(scenario.run().samples)
         }
         switch property {
         case "held-still-decided", "bumpy-still-decided":
-            let scenario = ScenarioGenerator.heldStill(
-                seed: seed, intensity: intensity, bumps: property == "bumpy-still-decided")
-            return lines(scenario.run().samples, summary: scenario.summary)
+            return lines(
+                ScenarioGenerator.heldStill(seed: seed, intensity: intensity, bumps: property == "bumpy-still-decided"))
         case "no-direct-half-turn":
-            let scenario = ScenarioGenerator.swinging(seed: seed, intensity: intensity)
-            return lines(scenario.run().samples, summary: scenario.summary)
+            return lines(ScenarioGenerator.swinging(seed: seed, intensity: intensity))
         case "posture-decided":
-            let scenario = ScenarioGenerator.posture(seed: seed, intensity: intensity).0
-            return lines(scenario.run().samples, summary: scenario.summary)
+            return lines(ScenarioGenerator.posture(seed: seed, intensity: intensity).0)
         case "hinge-step", "hinge-closed-agree", "hinge-guess-corrected":
             let scenario = HingeScenario.draw(
                 seed: seed, ambiguousB: property == "hinge-guess-corrected" ? true : nil,
                 thenTo: property != "hinge-step", lid: property == "hinge-guess-corrected" ? false : nil)
-            return lines(scenario.run().map(\.sample), summary: scenario.summary)
+            return header + "# " + scenario.summary + "\n" + Trace.format(scenario.run().map(\.sample))
         default:
             return nil
         }
