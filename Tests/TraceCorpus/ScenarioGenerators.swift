@@ -228,6 +228,7 @@ public enum ScenarioGenerator {
     /// A posture change and the stay after it: with the device in a trouser pocket or on the waist,
     /// sitting down, standing up, lying down (on the back or a side) and getting up; with the
     /// device in the hand, putting it on a table and picking it up. 2 s before, 2.5-4 s after.
+    /// Sitting and lying down may be walked into, and end by landing on the seat or bed.
     /// Only changes whose poses before and after are clear (`clearOrientation`) are drawn (others
     /// are redrawn): a pose inside the hysteresis band has no single right answer.
     public static func posture(seed: UInt64, intensity: Double = 1) -> (DeviceScenario, end: Double) {
@@ -347,6 +348,24 @@ public enum ScenarioGenerator {
         // The trunk's turn from `trunkFrom` to `trunkTo`: the same axis-angle, scaled by progress.
         let relative = trunkPathFrom.transposed * trunkPathTo
         let (axis, angle) = relative.axisAngle
+        // Sitting and lying down: walked up to the chair or bed half the time (a 0.15-0.3 g bounce
+        // at 1.6-2.2 steps/s that dies out over the last 0.5 s), and landing on it (a 0.3-1.2 g
+        // jolt of one or two cycles at 4-8 Hz that ends as the change does).
+        let sitsOrLies = kind == 0 || kind == 2
+        let walks = sitsOrLies && random.unit() < 0.5
+        let stepRate = random.uniform(1.6...2.2)
+        let bounce = walks ? random.uniform(0.15...0.3) * g * intensity : 0
+        var vibration = Vibration()
+        var extra = ""
+        if sitsOrLies {
+            let frequency = random.uniform(4...8)
+            let cycles = 1 + random.index(2)
+            vibration.bumps = Vibration.Bumps(
+                amplitude: random.uniform(0.3...1.2) * g * intensity, frequency: frequency, cycles: cycles, period: 1e6,
+                start: end - Double(cycles) / frequency, direction: Vibration.mostlyVertical(&random))
+            extra = ", landing \(fixed(vibration.bumps!.amplitude / g, 2)) g at \(fixed(frequency, 1)) Hz"
+            if walks { extra = ", walked up to it (\(fixed(bounce / g, 2)) g)" + extra }
+        }
         let motion: @Sendable (Double) -> Placement = { t in
             let u = profile.progress(t, from: start, to: end)
             let trunk =
@@ -354,20 +373,26 @@ public enum ScenarioGenerator {
                 * Matrix3.rotation(
                     about: Vector3(1, 0, 0),
                     degrees: -leanPath(u) + breathing * TestMath.sinCos(degrees: 360 * breathRate * t).sin)
-            let hip = hipA + (hipB - hipA) * u
+            var hip = hipA + (hipB - hipA) * u
+            if bounce > 0 {
+                let w = 2 * Double.pi * stepRate
+                let fade = 1 - ramp(t, from: start - 0.5, to: start)
+                hip = hip + Vector3(0, -bounce / (w * w) * fade * TestMath.sinCos(degrees: 360 * stepRate * t).sin, 0)
+            }
             let rotation = trunk * deviceRotation
             return Placement(rotation: rotation, position: hip + trunk * pocketLever)
         }
         return finishPosture(
-            motion: motion, name: name + " (pocket at \(device.brief))", start: start, end: end, stay: stay,
-            profile: profile, random: &random)
+            motion: motion, name: name + " (pocket at \(device.brief)\(extra))", start: start, end: end, stay: stay,
+            profile: profile, vibration: vibration, random: &random)
     }
 
     static func finishPosture(
         motion: @escaping @Sendable (Double) -> Placement, name: String, start: Double, end: Double, stay: Double,
-        profile: SpeedProfile, random: inout SplitMix64
+        profile: SpeedProfile, vibration: Vibration = Vibration(), random: inout SplitMix64
     ) -> (DeviceScenario, end: Double)? {
         var scenario = DeviceScenario(duration: end + stay, noiseSeed: random.next(), summary: "", motion: motion)
+        scenario.vibration = vibration
         scenario.sensor = SensorModel.random(&random)
         // Clear before (the whole 2 s) and after (the whole stay), breathing and tremor included.
         var before: DeviceOrientation?
