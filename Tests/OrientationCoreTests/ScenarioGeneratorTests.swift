@@ -171,6 +171,11 @@ struct ScenarioGeneratorTests {
                 // The hinge axis at least 45 degrees from vertical.
                 #expect(sample.projected >= 0.7, "seed \(seed)")
             }
+            // On its side: 20-45 degrees.
+            let side = HingeScenario.draw(seed: seed, ambiguousB: nil, thenTo: false, lid: nil, onSide: true)
+            let b = HingePose(angle: 100, sideways: side.sideways, forward: side.forward).baseDown
+            let fromVertical = 90 - Vector3(1, 0, 0).angle(to: b).distance(to: 90).magnitude
+            #expect(fromVertical >= 20 - 1e-9 && fromVertical <= 45 + 1e-9, "seed \(seed): \(fromVertical)")
         }
     }
 }

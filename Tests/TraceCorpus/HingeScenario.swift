@@ -2,7 +2,8 @@ import OrientationCore
 
 /// A convertible's hinge moved in steps: the hinge angle is settled, then jumps to another
 /// between two readings (a hand folds faster than the hinge is sampled), and so on. The base lies
-/// tilted up to 45 degrees from level (so the hinge axis is 45 degrees or more from vertical);
+/// tilted up to 45 degrees from level (so the hinge axis is 45 degrees or more from vertical), or
+/// stands on its side with the hinge axis 20-45 degrees from vertical;
 /// both halves read the same gravity vector, each in its own frame (`HingePose`), through its own
 /// sensor (bias, gain and scale errors, noise, quantization; no raw counts: the hinge estimator
 /// takes readings within 0.4-2.5 times nominal gravity, `TabletModeSettings.minimumPlausibleScale`).
@@ -68,7 +69,11 @@ public struct HingeScenario: Sendable {
 
     /// A draw: settled at A (25-335) for 3-5 s, then a step to B, 4 s there, and (with `thenTo`)
     /// a step to C (30-330), 4 s there. `ambiguousB` puts B in the band; otherwise B is anywhere.
-    public static func draw(seed: UInt64, ambiguousB: Bool?, thenTo: Bool, lid: Bool?) -> HingeScenario {
+    /// `onSide` stands the device on its side instead: the hinge axis 20-45 degrees from vertical
+    /// (the base 45-70 degrees sideways, up to 20 forward or back).
+    public static func draw(seed: UInt64, ambiguousB: Bool?, thenTo: Bool, lid: Bool?, onSide: Bool = false)
+        -> HingeScenario
+    {
         var random = SplitMix64(seed: seed)
         var sideways = 0.0
         var forward = 0.0
@@ -76,6 +81,10 @@ public struct HingeScenario: Sendable {
             sideways = random.uniform(-45...45)
             forward = random.uniform(-45...45)
         } while HingePose(angle: 0, sideways: sideways, forward: forward).baseDown.angle(to: Vector3(0, 0, 1)) > 45
+        if onSide {
+            sideways = (random.unit() < 0.5 ? 1 : -1) * random.uniform(45...70)
+            forward = random.uniform(-20...20)
+        }
         let rates: [SensorModel.Rate] = [.fixed(1), .fixed(2), .fixed(10), .adaptive(still: 1, moving: 0.1, linger: 5)]
         let rate = rates[random.index(rates.count)]
         func period(_ time: Double) -> Double {
@@ -134,6 +143,14 @@ public enum HingeProperties {
                 + "is one, else the side nearer the angle before",
             check: { seed, _ in
                 checkSteps(HingeScenario.draw(seed: seed, ambiguousB: nil, thenTo: false, lid: nil))
+            }),
+        ScenarioProperty(
+            name: "hinge-side-step", shrinks: false,
+            statement:
+                "the same steps with the device on its side, the hinge axis 20-45 deg from vertical: HingeAngle within "
+                + "10 deg of the new angle within 1.5 s",
+            check: { seed, _ in
+                checkSteps(HingeScenario.draw(seed: seed, ambiguousB: nil, thenTo: false, lid: nil, onSide: true))
             }),
         ScenarioProperty(
             name: "hinge-closed-agree", shrinks: false,

@@ -155,10 +155,11 @@ public enum ScenarioTraces {
             return lines(ScenarioGenerator.swinging(seed: seed, intensity: intensity))
         case "posture-decided":
             return lines(ScenarioGenerator.posture(seed: seed, intensity: intensity).0)
-        case "hinge-step", "hinge-closed-agree", "hinge-guess-corrected":
+        case "hinge-step", "hinge-side-step", "hinge-closed-agree", "hinge-guess-corrected":
             let scenario = HingeScenario.draw(
                 seed: seed, ambiguousB: property == "hinge-guess-corrected" ? true : nil,
-                thenTo: property != "hinge-step", lid: property == "hinge-guess-corrected" ? false : nil)
+                thenTo: property == "hinge-closed-agree" || property == "hinge-guess-corrected",
+                lid: property == "hinge-guess-corrected" ? false : nil, onSide: property == "hinge-side-step")
             return header + "# " + scenario.summary + "\n" + Trace.format(scenario.run().map(\.sample))
         default:
             return nil
