@@ -263,10 +263,13 @@ public struct SensorModel: Sendable {
     }
 
     /// A random sensor: rate plan, bias up to `maxBias` per axis, gain errors up to 3 %, a wrong
-    /// scale or none (raw counts; a fifth of the sensors each), noise 0.005-0.03 g, a 2-16 g range, 8-12 bit steps.
-    /// `counts` false keeps the scale within 0.5-1.8 (the hinge estimator's plausible range).
+    /// scale or none (raw counts; a fifth of the sensors each), noise (0.005-0.03 g), a 2-16 g range,
+    /// 10 or 12 bit steps.
+    /// `counts` false keeps the scale within 0.5-1.8 (the hinge estimator's plausible range);
+    /// `noise` is the range of the noise, g.
     public static func random(
-        _ random: inout SplitMix64, maxBias: Double = 0.03 * g, saturating: Bool = true, counts: Bool = true
+        _ random: inout SplitMix64, maxBias: Double = 0.03 * g, saturating: Bool = true, counts: Bool = true,
+        noise: ClosedRange<Double> = 0.005...0.03
     ) -> SensorModel {
         var s = SensorModel()
         let rates: [Rate] = [
@@ -293,7 +296,7 @@ public struct SensorModel: Sendable {
         default:
             s.step = 9.80665 / countsPerG
         }
-        s.noise = random.uniform(0.005...0.03) * g
+        s.noise = random.uniform(noise) * g
         return s
     }
 
