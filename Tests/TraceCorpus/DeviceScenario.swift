@@ -56,6 +56,17 @@ public struct DeviceScenario: Sendable {
         return rotation.transposed * (worldDown * g - a)
     }
 
+    /// What the sensor's output filter gives at `time`: the mean of the true reading over its
+    /// output period (`SensorModel.outputPeriod`, four points), so that vibration faster than half
+    /// the output rate is attenuated as a sensor's decimation filter does rather than aliased
+    /// into a slow wobble that no estimator could tell from motion.
+    public func filteredReading(at time: Double) -> Vector3 {
+        let window = sensor.outputPeriod
+        var sum = Vector3.zero
+        for k in 0..<4 { sum = sum + trueReading(at: time - window * (Double(k) + 0.5) / 4) }
+        return sum * 0.25
+    }
+
     /// The true gravity direction in the device frame (unit).
     public func down(at time: Double) -> Vector3 {
         motion(time).rotation.transposed * worldDown
@@ -76,7 +87,7 @@ public struct DeviceScenario: Sendable {
         var time = 0.0
         var lastMotion = -Double.infinity
         while time < duration {
-            let reading = sensor.read(trueReading(at: time), random: &random)
+            let reading = sensor.read(filteredReading(at: time), random: &random)
             let before = estimator.orientation
             let now = estimator.update(reading, at: time)
             run.samples.append(TraceSample(time: time, reading: reading))

@@ -17,8 +17,10 @@ import OrientationCore
 // - The reading (the gravity vector, pointing at the ground, as DESIGN.md's frame reads it):
 //   R^T (g (0, -1, 0) - a). A device accelerated upwards reads heavier; a still device reads
 //   gravity, whatever its pose.
-// - Then the sensor: bias, per-axis scale error, the driver's scale (m/s^2, or raw counts),
-//   noise, the range's saturation and quantization to the sensor's step.
+// - Then the sensor: its output filter (the mean over its output period, as a decimation filter
+//   averages: vibration above half the rate is attenuated, not aliased), bias, per-axis scale
+//   error, the driver's scale (m/s^2, or raw counts), noise, the range's saturation and
+//   quantization to the sensor's step.
 
 /// A 3x3 matrix (a rotation), by rows.
 public struct Matrix3: Equatable, Sendable {
@@ -235,6 +237,13 @@ public struct SensorModel: Sendable {
     }
 
     public var rate: Rate = .fixed(50)
+
+    /// The period of the sensor's own output, seconds: the rate for a fixed plan; a sensor that the
+    /// adaptive plan polls runs at 50 Hz and is read at the plan's times.
+    public var outputPeriod: Double {
+        if case .fixed(let hz) = rate { return 1 / hz }
+        return 1.0 / 50
+    }
     /// Constant offset per axis, m/s^2.
     public var bias = Vector3.zero
     /// Per-axis gain error (1 is exact).
