@@ -42,18 +42,22 @@ public struct DeviceScenario: Sendable {
 
     /// The sensor's acceleration from the motion alone (no vibration), world frame, m/s^2.
     public func motionAcceleration(at time: Double) -> Vector3 {
+        acceleration(at: time, placement: motion(time))
+    }
+
+    /// The same, given the placement at `time`.
+    func acceleration(at time: Double, placement: Placement) -> Vector3 {
         let h = Self.differenceStep
         let p0 = motion(time - h).position
-        let p1 = motion(time).position
         let p2 = motion(time + h).position
-        return (p2 - p1 * 2 + p0) * (1 / (h * h))
+        return (p2 - placement.position * 2 + p0) * (1 / (h * h))
     }
 
     /// The true reading (gravity minus acceleration, device frame, m/s^2), before the sensor.
     public func trueReading(at time: Double) -> Vector3 {
-        let rotation = motion(time).rotation
-        let a = motionAcceleration(at: time) + vibration.acceleration(at: time)
-        return rotation.transposed * (worldDown * g - a)
+        let placement = motion(time)
+        let a = acceleration(at: time, placement: placement) + vibration.acceleration(at: time)
+        return placement.rotation.transposed * (worldDown * g - a)
     }
 
     /// What the sensor's output filter gives at `time`: the mean of the true reading over its

@@ -113,8 +113,8 @@ public enum ScenarioGenerator {
             duration: time + 0.5, noiseSeed: random.next(),
             summary: "",
             motion: { t in
-                Placement(
-                    rotation: path.attitude(at: t).rotation, position: hand + path.attitude(at: t).rotation * offset)
+                let rotation = path.attitude(at: t).rotation
+                return Placement(rotation: rotation, position: hand + rotation * offset)
             })
         scenario.vibration = vibration
         scenario.sensor = SensorModel.random(&random)
