@@ -79,9 +79,13 @@ let package = Package(
         .executableTarget(name: "library-probe", dependencies: ["MotionOrientation"], path: "Tests/library-probe"),
         // The library's example program, built so that it stays true.
         .executableTarget(name: "rotation-logger", dependencies: ["MotionOrientation"], path: "docs/examples/swift"),
+        // The trace-corpus helpers shared by the tests and estimator-bench: the synthetic trace
+        // generators, the manifests' expected outcomes, the scenario generator and its properties.
+        .target(name: "TraceCorpus", dependencies: ["OrientationCore"], path: "Tests/TraceCorpus"),
         // Throughput of the pure estimator and the trace corpus table (`make bench`).
-        .executableTarget(name: "estimator-bench", dependencies: ["OrientationCore"], path: "bench/estimator-bench"),
-        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .executableTarget(
+            name: "estimator-bench", dependencies: ["OrientationCore", "TraceCorpus"], path: "bench/estimator-bench"),
+        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "TraceCorpus"]),
         .testTarget(name: "SystemdBusTests", dependencies: ["ErrorsAndLog", "SystemdBus", "CSystemd"]),
         .testTarget(
             name: "OrientationClientTests",
