@@ -202,6 +202,56 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// that comes to rest may rotate again within a few tenths of a second.
     public var vigourTimeConstant = 0.5
 
+    // MARK: Vibration (a steady mean)
+    //
+    // A vibration (a car mount, a train, a running machine: 5-25 Hz, up to half a g) is zero-mean:
+    // the mean of the readings is gravity, in a direction that holds still, while the readings
+    // themselves leave 1 g, the filtered direction wobbles faster than `steadyAngularSpeed` and
+    // the vigour is that of a swung arm. An arm's mean moves with the arm. While the slow mean
+    // (`SteadyMean`) has held still for `vibrationSettleTime` and the readings deviate from it by
+    // `vibrationDeviation` or more, the mean proposes orientations, and its steady run is the
+    // evidence: the rejected readings' hold, the swing and vigour holds, the angular speed gate and
+    // `quarterTurnSettleTime` do not apply (the overhead hold and `halfTurnSettleTime` do).
+
+    /// Time constant of each of the two low-passes of the steady mean. Seconds, default 0.15: a
+    /// 5 Hz vibration of 0.5 g leaves about 1 degree of wobble, 3 Hz about 2.
+    public var vibrationTimeConstant = 0.15
+
+    /// Largest angle the steady mean may move from where its steady run began. Degrees,
+    /// default 5: a hand holding a device still moves it by more within half a second only when it
+    /// turns it; a swung arm's mean moves by tens of degrees.
+    public var vibrationSpread = 5.0
+
+    /// How long the steady mean must hold still before it may propose and commit. Seconds,
+    /// default 0.38: with the mean's own settling, a device in a vibrating mount is decided within
+    /// a second; the pause at the end of an arm's swing is shorter.
+    public var vibrationSettleTime = 0.38
+
+    /// Smallest deviation of the readings from the steady mean (|a - mean| / |mean|, filtered) that
+    /// is a vibration. Fraction, default 0.15: a device at rest or in a hand reads a few hundredths
+    /// (0.03 g of noise), a phone on the waist of someone getting up a little over 0.1, a vibration
+    /// of 0.2 g or more 0.15 and more; below it the filter decides
+    /// as it does for a calm device.
+    public var vibrationDeviation = 0.15
+
+    /// Largest deviation of the steady mean's size from the 1 g reference for it to be gravity.
+    /// Fraction, default 0.2: a vibration's mean is 1 g (a bump moves it briefly), the mean of an
+    /// arm swung through exercises 1.5-1.8 g.
+    public var vibrationMagnitudeBand = 0.2
+
+    /// Largest share of the readings' deviation from the steady mean that may be slow (still there
+    /// after the first of its low-passes) for it to be a vibration. Fraction, default 0.4: a first
+    /// low-pass with `vibrationTimeConstant` 0.15 s leaves about 0.2 of a 5 Hz vibration, 0.33 of
+    /// 3 Hz, but half and more of a stride or a bag swinging at 1-2 Hz.
+    public var vibrationSlowShare = 0.4
+
+    /// Largest tilt of the steady mean (its angle from the screen plane) at which it proposes an
+    /// upright orientation; beyond it, up to `faceEnterTilt`, the filter proposes. Degrees,
+    /// default 40: a mount holds a device upright (or it lies flat), while a device lying at 50-65
+    /// degrees in a bag or a purse, jostled by a stride, shows an in-plane direction that means
+    /// little.
+    public var vibrationTiltLimit = 40.0
+
     // MARK: Evidence timers
 
     /// Evidence time for the first decision after init or reset: the same unambiguous proposal,
@@ -386,6 +436,18 @@ public struct EstimatorSettings: SettingsTable, Equatable {
             "vigourRotationLimit", .fraction, 0.05...1.0, { $0.vigourRotationLimit },
             { $0.vigourRotationLimit = $1 }),
         Field("vigourTimeConstant", .seconds, 0.05...5.0, { $0.vigourTimeConstant }, { $0.vigourTimeConstant = $1 }),
+        Field(
+            "vibrationTimeConstant", .seconds, 0.02...2.0, { $0.vibrationTimeConstant },
+            { $0.vibrationTimeConstant = $1 }),
+        Field("vibrationSpread", .degrees, 1.0...30.0, { $0.vibrationSpread }, { $0.vibrationSpread = $1 }),
+        Field(
+            "vibrationSettleTime", .seconds, 0.05...5.0, { $0.vibrationSettleTime }, { $0.vibrationSettleTime = $1 }),
+        Field("vibrationDeviation", .fraction, 0.01...1.0, { $0.vibrationDeviation }, { $0.vibrationDeviation = $1 }),
+        Field(
+            "vibrationMagnitudeBand", .fraction, 0.01...1.0, { $0.vibrationMagnitudeBand },
+            { $0.vibrationMagnitudeBand = $1 }),
+        Field("vibrationSlowShare", .fraction, 0.05...1.0, { $0.vibrationSlowShare }, { $0.vibrationSlowShare = $1 }),
+        Field("vibrationTiltLimit", .degrees, 10.0...70.0, { $0.vibrationTiltLimit }, { $0.vibrationTiltLimit = $1 }),
         Field(
             "firstDecisionSettleTime", .seconds, 0.0...2.0, { $0.firstDecisionSettleTime },
             { $0.firstDecisionSettleTime = $1 }),

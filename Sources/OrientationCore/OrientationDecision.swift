@@ -41,16 +41,20 @@ public struct OrientationDecision: Sendable, Equatable {
         /// The start of an established sudden-turn calm run (`CalmRun.start` while
         /// `CalmRun.gravity` is set); nil when there is none.
         public var calmRunStart: Double?
+        /// The steady mean of a vibration proposes (`SteadyMean.isVibrating`).
+        public var vibration: Bool
 
         /// Evidence from the parts' values.
         public init(
-            calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?
+            calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
+            vibration: Bool = false
         ) {
             self.calm = calm
             self.angularSpeed = angularSpeed
             self.vigour = vigour
             self.turnTarget = turnTarget
             self.calmRunStart = calmRunStart
+            self.vibration = vibration
         }
     }
 
@@ -123,8 +127,17 @@ public struct OrientationDecision: Sendable, Equatable {
     func mayCommit(
         _ candidate: DeviceOrientation, at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings
     ) -> Bool {
-        guard time >= blockedUntil else { return false }
         let slack = settings.timingSlack
+        if evidence.vibration {
+            // The steady mean of a vibration: its run is the evidence, and the readings the gate
+            // rejects, the swing of their tilt and their vigour are the vibration's own.
+            let rotation = candidate.isUpright && candidate != lastUprightOrientation
+            if orientation != .unknown && rotation && lastUprightOrientation != nil && time < overheadUntil {
+                return false
+            }
+            return halfTurnDone(candidate, at: time, settings)
+        }
+        guard time >= blockedUntil else { return false }
         if orientation == .unknown {
             guard evidence.angularSpeed <= settings.steadyAngularSpeed else { return false }
             // Fast only when the reading is calm; a shaken device still gets a first decision,
@@ -151,12 +164,18 @@ public struct OrientationDecision: Sendable, Equatable {
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
         }
-        if let from = orientation.gravityDirection, let to = candidate.gravityDirection, from.dot(to) < 0 {
-            // A half turn: counted from when the device left the committed orientation.
-            let departed = min(departedSince ?? candidateSince, candidateSince)
-            return time - departed >= settings.halfTurnSettleTime - slack
+        return halfTurnDone(candidate, at: time, settings)
+    }
+
+    /// True unless `candidate` is a half turn from the committed orientation and the device left
+    /// that less than `halfTurnSettleTime` ago.
+    func halfTurnDone(_ candidate: DeviceOrientation, at time: Double, _ settings: EstimatorSettings) -> Bool {
+        guard let from = orientation.gravityDirection, let to = candidate.gravityDirection, from.dot(to) < 0 else {
+            return true
         }
-        return true
+        // Counted from when the device left the committed orientation.
+        let departed = min(departedSince ?? candidateSince, candidateSince)
+        return time - departed >= settings.halfTurnSettleTime - settings.timingSlack
     }
 
     /// Blocks commits until `time` (a rejected reading).

@@ -64,6 +64,8 @@ public struct OrientationEstimator: Sendable {
     public private(set) var calmRun = CalmRun()
     /// The turn in progress.
     public private(set) var turn = TurnFollower()
+    /// The slow mean of every reading, for a vibration.
+    public private(set) var steadyMean = SteadyMean()
     /// The proposal, the candidate and its evidence, the committed orientation.
     public private(set) var decision = OrientationDecision()
 
@@ -177,6 +179,7 @@ public struct OrientationEstimator: Sendable {
         }
         previousReading = reading
         previousReadingTime = time
+        steadyMean.update(reading, at: time, settings)
 
         switch reference.judge(magnitude, calm: calm, previousTime: previousTime, at: time, settings) {
         case .accepted: break
@@ -210,6 +213,12 @@ public struct OrientationEstimator: Sendable {
         turn.follow(
             reading, tilt: tiltOfReading, ratio: ratio, at: time, committed: orientation,
             angularSpeed: filter.angularSpeed, tiltSpeed: filter.readingTiltSpeed, settings)
+        // A vibration's steady mean proposes where it stands clearly upright or lies flat; a device
+        // in between (lying in a bag or a purse) is left to the filter.
+        let vibrationMean = steadyMean.isVibrating(at: time, oneG: oneG, settings) ? steadyMean.gravity : nil
+        let vibrationTilt = vibrationMean.map { UprightGeometry.tilt(of: $0) }
+        let vibrating =
+            vibrationTilt.map { abs($0) <= settings.vibrationTiltLimit || abs($0) > settings.faceEnterTilt } ?? false
         let proposal: DeviceOrientation?
         if let target = turn.target {
             proposal = target
@@ -217,13 +226,16 @@ public struct OrientationEstimator: Sendable {
             proposal = decision.propose(
                 calmGravity, tilt: UprightGeometry.tilt(of: calmGravity), vigour: vigour, faces: facesAvailable,
                 settings)
+        } else if vibrating, let mean = vibrationMean {
+            proposal = decision.propose(mean, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, settings)
         } else {
             proposal = decision.propose(filtered, tilt: tilt, vigour: vigour, faces: facesAvailable, settings)
         }
         decision.offer(proposal, at: time)
         let evidence = OrientationDecision.Evidence(
             calm: calm, angularSpeed: filter.angularSpeed, vigour: vigour, turnTarget: turn.target,
-            calmRunStart: calmRun.gravity == nil ? nil : calmRun.start)
+            calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
+            vibration: vibrating && turn.target == nil && calmRun.gravity == nil)
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.
@@ -245,6 +257,7 @@ public struct OrientationEstimator: Sendable {
         filter.restart()
         decision.restart()
         calmRun.restart()
+        steadyMean.restart()
     }
 
     /// A rejected reading: commits wait `disturbanceHoldTime`, and the calm run ends.
