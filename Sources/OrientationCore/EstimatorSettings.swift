@@ -360,21 +360,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     public init() {}
 
     /// What a setting's number measures.
-    public enum Unit: String, Sendable {
-        /// Seconds.
-        case seconds
-        /// Degrees.
-        case degrees
-        /// Degrees per second.
-        case degreesPerSecond = "degrees per second"
-        /// A fraction of a magnitude: of the 1 g reference unless the setting says otherwise.
-        case fraction
-        /// m/s^2.
-        case metresPerSecondSquared = "m/s^2"
-    }
+    public typealias Unit = SettingsUnit
 
     /// One setting: its name, unit and range (see `SettingsField`).
-    public typealias Field = SettingsField<EstimatorSettings>
+    public typealias Field = SettingsField<EstimatorSettings, Double>
 
     /// Every setting, in declaration order: the one table of names, units and ranges.
     public static let fields: [Field] = [
@@ -465,50 +454,36 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     ]
 
     /// A `[Orientation]` key of the configuration file that sets estimator settings: its name,
-    /// the unit and range of the value it takes (its own, which may be narrower than the
-    /// settings' and in another unit), and how it sets them.
+    /// and how its value (in its own unit and range, which may be narrower than the settings')
+    /// sets them.
     public struct ConfigKey: Sendable {
         /// The key, e.g. "SettleTimeMsec".
         public let name: String
-        /// The unit of its value, in words for diagnostics, e.g. "milliseconds".
-        public let unit: String
-        /// The values it accepts.
-        public let range: ClosedRange<Double>
-        /// Whether it takes only whole numbers (no sign, no fraction).
-        public let wholeNumber: Bool
-        let apply: @Sendable (inout EstimatorSettings, Double) -> Void
+        let apply: @Sendable (inout EstimatorSettings, String) -> String?
+
+        init<Value>(_ field: SettingsField<EstimatorSettings, Value>) {
+            name = field.name
+            apply = { field.apply($1, to: &$0) }
+        }
     }
 
     /// The configuration keys that set estimator settings; every other setting keeps its default.
     public static let configKeys: [ConfigKey] = [
-        ConfigKey(name: "SettleTimeMsec", unit: "milliseconds", range: 20...1000, wholeNumber: true) {
-            // A half turn needs twice the evidence of a quarter turn.
-            $0.quarterTurnSettleTime = $1 / 1000
-            $0.halfTurnSettleTime = 2 * $1 / 1000
-        },
-        ConfigKey(name: "SwitchAngle", unit: "degrees", range: 55...65, wholeNumber: false) {
-            $0.switchAngle = $1
-        },
+        ConfigKey(
+            SettingsField<EstimatorSettings, UInt32>(
+                "SettleTimeMsec", .milliseconds, 20...1000, { UInt32(($0.quarterTurnSettleTime * 1000).rounded()) },
+                {
+                    // A half turn needs twice the evidence of a quarter turn.
+                    $0.quarterTurnSettleTime = Double($1) / 1000
+                    $0.halfTurnSettleTime = 2 * Double($1) / 1000
+                })),
+        ConfigKey(Field("SwitchAngle", .degrees, 55...65, { $0.switchAngle }, { $0.switchAngle = $1 })),
     ]
 
     /// Sets what the configuration key `key` sets from its text `value`; returns what is wrong
     /// with it (the previous values then stay), or nil. `key` must be one of `configKeys`.
     mutating func apply(_ key: ConfigKey, value text: String) -> String? {
-        let number: Double?
-        if key.wholeNumber {
-            number = UInt32(text).map(Double.init)
-        } else {
-            number = Double(text).flatMap { $0.isFinite ? $0 : nil }
-        }
-        guard let number, key.range.contains(number) else {
-            func bound(_ value: Double) -> String {
-                value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-            }
-            return "expected \(key.unit) between \(bound(key.range.lowerBound)) and "
-                + "\(bound(key.range.upperBound)), found '\(text)'; keeping the previous value"
-        }
-        key.apply(&self, number)
-        return nil
+        key.apply(&self, text)
     }
 
     /// One setting outside its allowed range.
