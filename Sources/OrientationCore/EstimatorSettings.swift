@@ -194,7 +194,8 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// turning a tablet stays near 0.01-0.05; a phone worn on the waist while walking reads about
     /// 0.2, so a device carried by someone striding hard waits for the stride to calm down (it has
     /// no turn to show meanwhile). A deliberate flip that comes to rest commits once the vigour
-    /// has decayed below this.
+    /// has decayed below this. The first upright orientation (after face-up or face-down, say picked
+    /// up from a table and still shaking from the lift) has none to flip from and does not wait.
     public var vigourRotationLimit = 0.15
 
     /// Time constant of `OrientationEstimator.vigour`. Seconds, default 0.5: longer than one

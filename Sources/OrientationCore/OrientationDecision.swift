@@ -149,8 +149,10 @@ public struct OrientationDecision: Sendable, Equatable {
             // A rotation. Overhead, it waits only when there is an upright orientation to keep:
             // leaving face-down for the first upright decision must not wait for the pose to end.
             if time < rotationBlockedUntil { return false }
-            // A swinging arm, a bouncing stride: the in-plane direction follows the motion.
-            if evidence.vigour > settings.vigourRotationLimit { return false }
+            // A swinging arm, a bouncing stride: the in-plane direction follows the motion, from one
+            // upright orientation to another. The first upright one (picked up from a table, still
+            // shaking from the lift) has none to flip from.
+            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit { return false }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         // The evidence: the candidate is the orientation a turn slows into (the mid-turn commit),

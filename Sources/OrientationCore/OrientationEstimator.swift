@@ -30,10 +30,14 @@
 ///    `midTurnAngle` toward the adjacent orientation, at 1 g with a steady upright tilt, and has
 ///    slowed to `midTurnSlowdown` of its top speed, that orientation is `turnTarget`.
 /// 9. The turn target proposes itself; else the gravity estimate (the calm mean while such a run
-///    is established, else the filtered gravity) proposes an orientation.
+///    is established, else the steady mean of a vibration (`SteadyMean`: held still at 1 g for
+///    `vibrationSettleTime` while the readings swing fast around it, the device upright or flat),
+///    else the filtered gravity) proposes an orientation.
 /// 10. A changed proposal becomes a candidate; it is committed when nothing was rejected
-///    recently, no hold applies (a vigour above `vigourRotationLimit` holds rotations while it
-///    lasts), and there is evidence for it. The mid-turn commit: the candidate is the turn
+///    recently, no hold applies (a vigour above `vigourRotationLimit` holds rotations but the
+///    first upright one while it lasts), and there is evidence for it. A vibration's steady mean
+///    is evidence of its own, past the rejected readings, the swing and vigour holds and the
+///    speed gate (a car mount, a train: zero-mean vibration, see `EstimatorSettings`). The mid-turn commit: the candidate is the turn
 ///    target, so a hand's quarter turn is committed as it slows into its end. The calm fast
 ///    path: the candidate appeared during an established sudden-turn calm run, so a step is
 ///    committed `calmSettleTime` after the first reading that shows it. Otherwise (slow turns,

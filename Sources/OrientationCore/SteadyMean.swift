@@ -38,10 +38,16 @@ public struct SteadyMean: Sendable, Equatable {
     /// still for `vibrationSettleTime` while the readings deviate from it by `vibrationDeviation`
     /// or more, mostly fast (`vibrationSlowShare`): a vibration around a steady gravity.
     public func isVibrating(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
-        guard let gravity, anchor != nil, deviation >= settings.vibrationDeviation,
-            slowDeviation <= settings.vibrationSlowShare * deviation,
-            time - since >= settings.vibrationSettleTime - settings.timingSlack
-        else { return false }
+        deviation >= settings.vibrationDeviation && slowDeviation <= settings.vibrationSlowShare * deviation
+            && isSteady(at: time, oneG: oneG, settings)
+    }
+
+    /// Whether the mean, within `vibrationMagnitudeBand` of `oneG`, has held still for
+    /// `vibrationSettleTime`, whatever the readings do around it.
+    public func isSteady(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
+        guard let gravity, anchor != nil, time - since >= settings.vibrationSettleTime - settings.timingSlack else {
+            return false
+        }
         return abs(gravity.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand
     }
 

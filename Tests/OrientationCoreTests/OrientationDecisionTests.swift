@@ -92,4 +92,19 @@ struct OrientationDecisionTests {
         decision.holdRotations(until: 20)
         #expect(commitTime(&decision, .landscapeRight, from: 10, until: 11, evidence: still()) != nil)
     }
+
+    /// Picked up from a table still shaking from the lift: the first upright orientation after
+    /// face-up is no flip between upright ones, and the vigour does not hold it (a generated
+    /// posture counterexample, decided 1.24 s late while the vigour decayed).
+    @Test func theFirstUprightOrientationIsNotHeldByTheVigour() {
+        var decision = OrientationDecision()
+        _ = commitTime(&decision, .faceUp, from: 0, until: 1, evidence: still())
+        #expect(decision.orientation == .faceUp)
+        var shaking = still()
+        shaking.vigour = 2 * settings.vigourRotationLimit
+        let time = commitTime(&decision, .portraitUpsideDown, from: 1, until: 2, evidence: shaking) ?? 99
+        #expect(abs(time - 1.2) < 1e-9)
+        // Once there is an upright orientation, the vigour holds the next rotation.
+        #expect(commitTime(&decision, .landscapeLeft, from: 2, until: 3, evidence: shaking) == nil)
+    }
 }
