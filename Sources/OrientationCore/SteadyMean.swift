@@ -24,6 +24,9 @@ public struct SteadyMean: Sendable, Equatable {
     public private(set) var slowDeviation = 0.0
     /// When the mean's current steady run began (meaningful while `gravity` is set).
     public private(set) var since = 0.0
+    /// Since when the readings have deviated from the mean by `vibrationDeviation` or more, mostly
+    /// fast (`vibrationSlowShare`), without a break; nil while they do not.
+    public private(set) var fastSince: Double?
     // The first of the two low-passes, the time behind them (capped at the time constant), the
     // time of the last reading, and the mean where the steady run began.
     private var first = Vector3.zero
@@ -35,11 +38,15 @@ public struct SteadyMean: Sendable, Equatable {
     public init() {}
 
     /// Whether the mean, within `vibrationMagnitudeBand` of `oneG` (the 1 g reference), has held
-    /// still for `vibrationSettleTime` while the readings deviate from it by `vibrationDeviation`
-    /// or more, mostly fast (`vibrationSlowShare`): a vibration around a steady gravity.
+    /// still for `vibrationSettleTime` while the readings have deviated from it by
+    /// `vibrationDeviation` or more, mostly fast (`vibrationSlowShare`), for as long without a
+    /// break: a vibration around a steady gravity (the end of an arm's swing shows that for a
+    /// moment).
     public func isVibrating(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
-        deviation >= settings.vibrationDeviation && slowDeviation <= settings.vibrationSlowShare * deviation
-            && isSteady(at: time, oneG: oneG, settings)
+        guard let fastSince, time - fastSince >= settings.vibrationSettleTime - settings.timingSlack else {
+            return false
+        }
+        return isSteady(at: time, oneG: oneG, settings)
     }
 
     /// Whether the mean, within `vibrationMagnitudeBand` of `oneG`, has held still for
@@ -73,6 +80,11 @@ public struct SteadyMean: Sendable, Equatable {
         deviation += (offset - deviation) * weight
         let slow = size > 0 ? min((first - next).magnitude / size, 1) : 1
         slowDeviation += (slow - slowDeviation) * weight
+        if deviation >= settings.vibrationDeviation && slowDeviation <= settings.vibrationSlowShare * deviation {
+            fastSince = fastSince ?? time
+        } else {
+            fastSince = nil
+        }
         if let anchor, anchor.angle(to: next) <= settings.vibrationSpread { return }
         anchor = next
         since = time
@@ -84,6 +96,7 @@ public struct SteadyMean: Sendable, Equatable {
         anchor = nil
         deviation = 0
         slowDeviation = 0
+        fastSince = nil
     }
 
     private mutating func restart(from reading: Vector3, at time: Double) {
@@ -92,6 +105,7 @@ public struct SteadyMean: Sendable, Equatable {
         evidence = 0
         deviation = 0
         slowDeviation = 0
+        fastSince = nil
         anchor = reading
         since = time
     }
