@@ -150,6 +150,16 @@ struct EstimatorVibrationTests {
         #expect(!mean.isVibrating(at: time, oneG: g, settings))
     }
 
+    /// The end of an arm's swing looks like a vibration for a moment (a steady mean, a fast
+    /// deviation): the abduction recording, resampled at the daemon's rates too, keeps its one
+    /// decision.
+    @Test(arguments: [10.0, 25.0, 50.0])
+    func anArmsSwingIsNoVibrationAtAnyRate(rate: Double) throws {
+        let samples = try Trace.parse(CorpusFiles.read("watch_070_abduction.csv"))
+        let changes = Trace.replay(Trace.resample(samples, rate: rate))
+        #expect(changes.map(\.device) == [.portraitUpsideDown], "\(changes)")
+    }
+
     /// The same readings with the vibration gone from the mean: an arm swung around a point whose
     /// mean is 1.5 g is no vibration, and the rotation holds keep it from turning the screen.
     @Test func aSwingWhoseMeanIsOffOneGIsNoVibration() {
