@@ -40,11 +40,14 @@ BMC150_LAYOUT = ScanLayout("le:s12/16>>4", lambda v: struct.pack("<H", (v << 4) 
 MMA8452_LAYOUT = ScanLayout("be:s12/16>>4", lambda v: struct.pack(">H", (v << 4) & 0xFFFF), 2, 8, 16)
 
 
-def scan_elements(layout, length="2"):
+def scan_elements(layout, length="2", trigger=""):
     """The buffer, trigger and scan_elements attributes of a buffered device, all off (the
-    kernel's kfifo keeps 2 scans unless told otherwise, and wakes a reader at each)."""
+    kernel's kfifo keeps 2 scans unless told otherwise, and wakes a reader at each); the IIO
+    core's buffer/data_available and buffer/direction with them. `trigger`: the one the
+    driver sets itself at probe (hid-sensor-accel-3d: its own), else none."""
     attributes = {"buffer/enable": "0", "buffer/length": length, "buffer/watermark": "1",
-                  "trigger/current_trigger": ""}
+                  "buffer/data_available": "0", "buffer/direction": "in",
+                  "trigger/current_trigger": trigger}
     for index, axis in enumerate("xyz"):
         attributes["scan_elements/in_accel_%s_en" % axis] = "0"
         attributes["scan_elements/in_accel_%s_index" % axis] = str(index)
@@ -55,10 +58,13 @@ def scan_elements(layout, length="2"):
     return attributes
 
 
-def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None):
+def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None,
+         current_trigger=""):
     properties = dict(properties or {})
+    # The IIO core gives every device its timestamp clock.
+    attributes.setdefault("current_timestamp_clock", "realtime")
     if buffered:
-        attributes.update(scan_elements(layout))
+        attributes.update(scan_elements(layout, trigger=current_trigger))
         properties["DEVNAME"] = DEVICE
     accel = rig.add_accelerometer(name=DEVICE, scale=scale, gravity=gravity, extra_attributes=attributes,
                                   extra_properties=properties, without=("sampling_frequency",))
@@ -79,13 +85,15 @@ def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, 
 def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), buffered=True,
             properties=None):
     """hid-sensor-accel-3d: name accel_3d, shared in_accel_{offset,scale,sampling_frequency}
-    (the report interval, no _available list; 0 until one is written on some hubs) and,
-    with a change sensitivity, in_accel_hysteresis; units of 0.01 g (scale 0.098066500)."""
+    (the report interval, no _available list; 0 until one is written on some hubs) and
+    in_accel_hysteresis (the change sensitivity; unreadable on a hub without one); units of 0.01 g (scale 0.098066500). The
+    driver sets its own trigger at probe (trigger/current_trigger reads accel_3d-dev0)."""
     attributes = {"name": "accel_3d", "in_accel_offset": "0", "in_accel_sampling_frequency": rate}
-    if change_only:
-        attributes["in_accel_hysteresis"] = "0.050000"
+    # The driver makes in_accel_hysteresis on every hub; without a sensitivity in the hub's
+    # report a read fails (EINVAL), which an empty file stands in for here.
+    attributes["in_accel_hysteresis"] = "0.050000" if change_only else ""
     return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT,
-                properties=properties)
+                properties=properties, current_trigger="accel_3d-dev0" if buffered else "")
 
 
 def bmc150(rig, gravity=(0, -9.80665, 0), buffered=False):
