@@ -125,9 +125,9 @@ def main():
     kvm, how = kvm_boots(vng, kernel, results, env)
     accel = "KVM" if kvm else "TCG (%s)" % how
     status_file = results / "pytest-status"
-    inner = ("MO_KERNEL_VM=1 MO_DAEMON=%s MO_CLIENT=%s PYTHONDONTWRITEBYTECODE=1 "
+    inner = ("MO_KERNEL_VM=1 MO_KERNEL_RESULTS=%s MO_DAEMON=%s MO_CLIENT=%s PYTHONDONTWRITEBYTECODE=1 "
              "%s -m pytest -c Tests/kernel/pytest.ini Tests/kernel %s; echo $? > %s"
-             % (daemon.resolve(), (Path(args.build_dir) / "motion-orientation").resolve(),
+             % (results, daemon.resolve(), (Path(args.build_dir) / "motion-orientation").resolve(),
                 PYTHON, " ".join("'%s'" % a.replace("'", "'\\''") for a in pytest_args),
                 status_file))
     print("test-kernel: booting %s under QEMU with %s" % (kernel.name, accel), flush=True)

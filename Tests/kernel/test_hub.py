@@ -32,6 +32,7 @@ def test_replica_has_the_real_drivers_attributes(make_hub, change_only):
     files (the device-model ones aside) and values in the same format."""
     hub, syspath = make_hub(change_only=change_only)
     real = {name: vmrig.read_attribute(syspath, name) for name in vmrig.list_attributes(syspath)}
+    vmrig.record_layout("accel_3d-%s" % ("change-only" if change_only else "streaming"), real)
     replica = replica_attributes(change_only)
     assert sorted(real) == sorted(replica), (
         "only real: %s; only replica: %s" % (sorted(set(real) - set(replica)),

@@ -101,6 +101,32 @@ def list_attributes(directory):
     return sorted(names)
 
 
+def layout_differences(real, replica, varying=()):
+    """What differs between two {attribute: value} layouts: files only one has, and values
+    of the files both have (but those in `varying`, e.g. live readings)."""
+    out = {}
+    for name in sorted(set(real) | set(replica)):
+        if name not in replica:
+            out[name] = ("real only", real[name])
+        elif name not in real:
+            out[name] = ("replica only", replica[name])
+        elif name not in varying and real[name] != replica[name]:
+            out[name] = (real[name], replica[name])
+    return out
+
+
+def record_layout(label, attributes):
+    """Keeps a real driver's {attribute: value} in the results directory on the host
+    (.build/kernel/layouts/LABEL.txt), for the record of what each driver showed."""
+    results = os.environ.get("MO_KERNEL_RESULTS")
+    if not results:
+        return
+    directory = Path(results) / "layouts"
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / ("%s.txt" % label)).write_text(
+        "".join("%s = %r\n" % item for item in sorted(attributes.items())))
+
+
 def read_attribute(directory, name):
     try:
         return Path(directory, name).read_text().strip()

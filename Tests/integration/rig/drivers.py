@@ -96,12 +96,28 @@ def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), b
                 properties=properties, current_trigger="accel_3d-dev0" if buffered else "")
 
 
+# bmc150-accel's scale at its default range, +-4 g (12 bits).
+BMC150_SCALE = 0.019154
+
+
 def bmc150(rig, gravity=(0, -9.80665, 0), buffered=False):
     """bmc150-accel: in_accel_sampling_frequency with the generic sampling_frequency_available
-    (15.62 Hz at the slowest), 12 bits at +-2 g (scale 0.009577), trigger bmc150_accel-dev0."""
+    (15.62 Hz at the slowest), 12 bits at +-4 g (scale 0.019154, the driver's default range),
+    trigger bmc150_accel-dev0."""
     attributes = {"name": "bmc150_accel", "in_accel_sampling_frequency": "125.000000",
-                  "sampling_frequency_available": "15.620000 31.260000 62.50000 125 250 500 1000 2000"}
-    return _add(rig, "bmc150_accel", attributes, gravity, 0.009577, buffered, BMC150_LAYOUT)
+                  "sampling_frequency_available": "15.620000 31.260000 62.50000 125 250 500 1000 2000",
+                  # The chip's temperature channel and the generic mount matrix (identity
+                  # without firmware data).
+                  "in_temp_raw": "0", "in_temp_offset": "23", "in_temp_scale": "0.500000",
+                  "in_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1"}
+    if buffered:
+        # The FIFO's attributes, there even where no interrupt line can serve it.
+        attributes.update({"buffer/hwfifo_enabled": "0", "buffer/hwfifo_watermark": "0",
+                           "buffer/hwfifo_watermark_min": "1", "buffer/hwfifo_watermark_max": "32"})
+    accel = _add(rig, "bmc150_accel", attributes, gravity, BMC150_SCALE, buffered, BMC150_LAYOUT)
+    # Printed with micro precision (IIO_VAL_INT_PLUS_MICRO), as the driver prints it.
+    (accel.directory / "in_accel_scale").write_text("%.6f\n" % BMC150_SCALE)
+    return accel
 
 
 MMA8452_RATES = ("800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 "
