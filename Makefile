@@ -36,7 +36,7 @@ KERNEL_PYTEST_ARGS ?=
 # `make install` strips the binaries with $(STRIP); `STRIP=` installs them as built.
 STRIP ?= strip
 
-.PHONY: all deps build test test-unit test-integration test-kernel demo bench install uninstall clean \
+.PHONY: all deps build test test-unit test-integration test-kernel demo bench bench-kernel install uninstall clean \
         fuzz test-asan valgrind link-order
 
 all: build
@@ -76,6 +76,11 @@ test-integration:
 # closing line comes back. Where no VM can start it says why and is skipped (exit 0).
 test-kernel: build
 	$(PYTHON) Tests/kernel/run.py --build-dir $(RELEASE) $(KERNEL_PYTEST_ARGS)
+
+# Figures from the same VM: motion-orientationd beside iio-sensor-proxy on one emulated HID hub
+# (change-only and streaming), claimed and still (Tests/kernel/bench_kernel.py). About 4 minutes.
+bench-kernel: deps build
+	$(PYTHON) Tests/kernel/run.py --bench --build-dir $(RELEASE)
 
 demo: deps build
 	$(PYTHON) Tests/integration/demo.py
