@@ -26,9 +26,17 @@ RIG_PYTHON := PYTHONPATH=$(CURDIR)/Tests/integration $(PYTHON)
 SWIFT    ?= swift
 RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev libstdc++-12-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
-            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db
+            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db \
+            acl qemu-system-x86 linux-image-amd64 busybox-static libinput-tools i2c-tools python3-venv
+# `make test-kernel`: virtme-ng (PyPI, not in Debian 12) boots the kernel with the host's root
+# file system; it lives in a venv of its own under .build (Debian's pip leaves the system alone).
+KERNEL_VENV := .build/kernel-venv
+VIRTME_NG   := virtme-ng==1.42
+KERNEL_PYTEST_ARGS ?=
+# `make install` strips the binaries with $(STRIP); `STRIP=` installs them as built.
+STRIP ?= strip
 
-.PHONY: all deps build test test-unit test-integration demo bench install uninstall clean \
+.PHONY: all deps build test test-unit test-integration test-kernel demo bench bench-kernel install uninstall clean \
         fuzz test-asan valgrind link-order
 
 all: build
@@ -41,6 +49,12 @@ deps:
 	  echo "Installing missing Debian packages:" $$missing; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	@if [ ! -x $(KERNEL_VENV)/bin/vng ]; then \
+	  echo "Installing $(VIRTME_NG) into $(KERNEL_VENV) (for make test-kernel)"; \
+	  $(PYTHON) -m venv --system-site-packages $(KERNEL_VENV) && \
+	  $(KERNEL_VENV)/bin/pip install -q --disable-pip-version-check '$(VIRTME_NG)' || \
+	  echo "deps: virtme-ng not installed: make test-kernel will be skipped"; \
+	fi
 
 # The tests, the demo and the bench run .build/release as shipped: a plain `swift build -c release`
 # writes a daemon that loads the Swift runtime as shared libraries into the same place, which
@@ -49,13 +63,24 @@ build:
 	$(SWIFT) build -c release --static-swift-stdlib
 	$(PYTHON) Tests/integration/rig/linkage.py $(RELEASE)/motion-orientationd
 
-test: deps build test-unit test-integration
+test: deps build test-unit test-integration test-kernel
 
 test-unit:
 	$(SWIFT) test
 
 test-integration:
 	$(PYTHON) -m pytest -v Tests/integration
+
+# The real kernel's drivers, udev and libinput in a VM (docs/testing.md): QEMU boots Debian's
+# kernel (KVM if it boots within a probe, else TCG), Tests/kernel runs inside, and pytest's
+# closing line comes back. Where no VM can start it says why and is skipped (exit 0).
+test-kernel: build
+	$(PYTHON) Tests/kernel/run.py --build-dir $(RELEASE) $(KERNEL_PYTEST_ARGS)
+
+# Figures from the same VM: motion-orientationd beside iio-sensor-proxy on one emulated HID hub
+# (change-only and streaming), claimed and still (Tests/kernel/bench_kernel.py). About 4 minutes.
+bench-kernel: deps build
+	$(PYTHON) Tests/kernel/run.py --bench --build-dir $(RELEASE)
 
 demo: deps build
 	$(PYTHON) Tests/integration/demo.py
@@ -79,8 +104,8 @@ link-order: deps build
 	$(SWIFT) build -c release --static-swift-stdlib
 
 install: build
-	install -Dm755 $(RELEASE)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientationd
-	install -Dm755 $(RELEASE)/motion-orientation $(DESTDIR)$(BINDIR)/motion-orientation
+	install -Dm755 $(if $(STRIP),-s --strip-program=$(STRIP)) $(RELEASE)/motion-orientationd $(DESTDIR)$(BINDIR)/motion-orientationd
+	install -Dm755 $(if $(STRIP),-s --strip-program=$(STRIP)) $(RELEASE)/motion-orientation $(DESTDIR)$(BINDIR)/motion-orientation
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@bindir@|$(BINDIR)|g' systemd/motion-orientationd.service > $(DESTDIR)$(UNITDIR)/motion-orientationd.service
 	install -Dm644 systemd/motion-orientation.sysusers $(DESTDIR)$(SYSUSERSDIR)/motion-orientation.conf

@@ -145,10 +145,13 @@ public enum AccelerometerDiscovery {
             syspath: syspath, subsystem: candidate.subsystem, name: candidate.name, calibration: calibration,
             mountMatrix: matrix, mountMatrixSource: source, devnode: devnode)
         // HID sensor hubs name their change sensitivity so (newer kernels add a relative one).
+        // hid-sensor-accel-3d makes the file on every hub; one without a sensitivity streams,
+        // and a read of its file fails (EINVAL): only a sensitivity above 0 means change-only.
         info.reportsOnlyChanges =
             candidate.subsystem == .iio
             && ["in_accel_hysteresis", "in_accel_hysteresis_relative"].contains {
-                Sysfs.isReadable("\(syspath)/\($0)")
+                guard let text = try? Sysfs.read("\(syspath)/\($0)") else { return false }
+                return ((try? SysfsNumber.parseDecimal(text)) ?? 0) > 0
             }
         return info
     }

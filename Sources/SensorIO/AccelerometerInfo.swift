@@ -19,7 +19,7 @@ public struct AccelerometerInfo: Sendable {
     /// of an input accelerometer; nil when udev names none.
     public var devnode: String?
     /// Whether the device reports only changes through its buffer: it has a change
-    /// sensitivity (`in_accel_hysteresis`, HID sensor hubs), so a still device sends
+    /// sensitivity (`in_accel_hysteresis` reads a value above 0, HID sensor hubs), so a still device sends
     /// nothing, and its silence means "unchanged", not a fault.
     public var reportsOnlyChanges = false
 

@@ -225,7 +225,9 @@ def test_raw_values_with_a_fraction_are_read_as_numbers(make_rig):
 def test_a_buffer_without_a_matching_trigger_is_enabled_without_one(make_rig):
     rig = make_rig(accelerometer=False, start_daemon=False)
     rig.accel = hid_hub(rig, change_only=False, gravity=POSES["face-up"])
-    # The only trigger belongs to some other device.
+    # No trigger set at probe (the hub driver sets its own; this device's driver does not),
+    # and the only trigger belongs to some other device.
+    (rig.accel.directory / "trigger/current_trigger").write_text("\n")
     (rig.umockdev_dir / "sys/devices/trigger0/name").write_text("other-dev7\n")
     rig.daemon.start()
     rig.bus_client(start=True)

@@ -56,3 +56,28 @@ def test_install_honours_destdir_and_prefix(tmp_path):
     assert removed.returncode == 0
     left = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
     assert left == ["etc/motion-orientationd.conf"], left
+
+
+def section_names(path):
+    result = subprocess.run(["readelf", "-S", "-W", str(path)], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_install_strips_the_binaries_unless_strip_is_empty(tmp_path):
+    for strip, stripped in (("strip", True), ("", False)):
+        root = tmp_path / ("strip-%s" % (strip or "none"))
+        argv = ["make", "-C", str(REPO_ROOT), "--no-print-directory", "install",
+                "DESTDIR=%s" % root, "PREFIX=/usr"]
+        if strip != "strip":
+            argv.append("STRIP=%s" % strip)
+        result = run(argv)
+        assert result.returncode == 0, result.stdout + result.stderr
+        for binary in ("motion-orientationd", "motion-orientation"):
+            installed = root / "usr/bin" / binary
+            assert os.access(installed, os.X_OK)
+            assert (".symtab" not in section_names(installed)) == stripped, (binary, strip)
+        if stripped:
+            built = Path(default_daemon())
+            assert (root / "usr/bin/motion-orientationd").stat().st_size < built.stat().st_size

@@ -1,9 +1,11 @@
 """Fake IIO accelerometers laid out the way real kernel drivers lay them out.
 
 Each replica has the attribute names, scale text, scan types, triggers and rate files of its
-driver (see docs/drivers.md): hid-sensor-accel-3d (HID sensor hubs), bmc150-accel, mma8452
-and cros-ec. A buffered replica has a FIFO in the testbed's /dev standing in for
-/dev/iio:device0, into which the test writes scans the way the kernel would (`feed`).
+driver (see docs/drivers.md): hid-sensor-accel-3d (HID sensor hubs), bmc150-accel,
+kxcjk-1013, mma8452 and cros-ec; Tests/kernel compares the first three with what the real
+drivers make (in a VM: make test-kernel). A buffered replica has a FIFO in the testbed's /dev
+standing in for /dev/iio:device0, into which the test writes scans the way the kernel would
+(`feed`).
 """
 
 import os
@@ -40,11 +42,14 @@ BMC150_LAYOUT = ScanLayout("le:s12/16>>4", lambda v: struct.pack("<H", (v << 4) 
 MMA8452_LAYOUT = ScanLayout("be:s12/16>>4", lambda v: struct.pack(">H", (v << 4) & 0xFFFF), 2, 8, 16)
 
 
-def scan_elements(layout, length="2"):
+def scan_elements(layout, length="2", trigger=""):
     """The buffer, trigger and scan_elements attributes of a buffered device, all off (the
-    kernel's kfifo keeps 2 scans unless told otherwise, and wakes a reader at each)."""
+    kernel's kfifo keeps 2 scans unless told otherwise, and wakes a reader at each); the IIO
+    core's buffer/data_available and buffer/direction with them. `trigger`: the one the
+    driver sets itself at probe (hid-sensor-accel-3d: its own), else none."""
     attributes = {"buffer/enable": "0", "buffer/length": length, "buffer/watermark": "1",
-                  "trigger/current_trigger": ""}
+                  "buffer/data_available": "0", "buffer/direction": "in",
+                  "trigger/current_trigger": trigger}
     for index, axis in enumerate("xyz"):
         attributes["scan_elements/in_accel_%s_en" % axis] = "0"
         attributes["scan_elements/in_accel_%s_index" % axis] = str(index)
@@ -55,10 +60,13 @@ def scan_elements(layout, length="2"):
     return attributes
 
 
-def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None):
+def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, properties=None,
+         current_trigger=""):
     properties = dict(properties or {})
+    # The IIO core gives every device its timestamp clock.
+    attributes.setdefault("current_timestamp_clock", "realtime")
     if buffered:
-        attributes.update(scan_elements(layout))
+        attributes.update(scan_elements(layout, trigger=current_trigger))
         properties["DEVNAME"] = DEVICE
     accel = rig.add_accelerometer(name=DEVICE, scale=scale, gravity=gravity, extra_attributes=attributes,
                                   extra_properties=properties, without=("sampling_frequency",))
@@ -79,21 +87,58 @@ def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, 
 def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), buffered=True,
             properties=None):
     """hid-sensor-accel-3d: name accel_3d, shared in_accel_{offset,scale,sampling_frequency}
-    (the report interval, no _available list; 0 until one is written on some hubs) and,
-    with a change sensitivity, in_accel_hysteresis; units of 0.01 g (scale 0.098066500)."""
+    (the report interval, no _available list; 0 until one is written on some hubs) and
+    in_accel_hysteresis (the change sensitivity; unreadable on a hub without one); units of 0.01 g (scale 0.098066500). The
+    driver sets its own trigger at probe (trigger/current_trigger reads accel_3d-dev0)."""
     attributes = {"name": "accel_3d", "in_accel_offset": "0", "in_accel_sampling_frequency": rate}
-    if change_only:
-        attributes["in_accel_hysteresis"] = "0.050000"
+    # The driver makes in_accel_hysteresis on every hub; without a sensitivity in the hub's
+    # report a read fails (EINVAL), which an empty file stands in for here.
+    attributes["in_accel_hysteresis"] = "0.050000" if change_only else ""
     return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT,
-                properties=properties)
+                properties=properties, current_trigger="accel_3d-dev0" if buffered else "")
+
+
+# bmc150-accel's scale at its default range, +-4 g (12 bits).
+BMC150_SCALE = 0.019154
 
 
 def bmc150(rig, gravity=(0, -9.80665, 0), buffered=False):
     """bmc150-accel: in_accel_sampling_frequency with the generic sampling_frequency_available
-    (15.62 Hz at the slowest), 12 bits at +-2 g (scale 0.009577), trigger bmc150_accel-dev0."""
+    (15.62 Hz at the slowest), 12 bits at +-4 g (scale 0.019154, the driver's default range),
+    trigger bmc150_accel-dev0."""
     attributes = {"name": "bmc150_accel", "in_accel_sampling_frequency": "125.000000",
-                  "sampling_frequency_available": "15.620000 31.260000 62.50000 125 250 500 1000 2000"}
-    return _add(rig, "bmc150_accel", attributes, gravity, 0.009577, buffered, BMC150_LAYOUT)
+                  "sampling_frequency_available": "15.620000 31.260000 62.50000 125 250 500 1000 2000",
+                  # The chip's temperature channel and the generic mount matrix (identity
+                  # without firmware data).
+                  "in_temp_raw": "0", "in_temp_offset": "23", "in_temp_scale": "0.500000",
+                  "in_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1"}
+    if buffered:
+        # The FIFO's attributes, there even where no interrupt line can serve it.
+        attributes.update({"buffer/hwfifo_enabled": "0", "buffer/hwfifo_watermark": "0",
+                           "buffer/hwfifo_watermark_min": "1", "buffer/hwfifo_watermark_max": "32"})
+    accel = _add(rig, "bmc150_accel", attributes, gravity, BMC150_SCALE, buffered, BMC150_LAYOUT)
+    # Printed with micro precision (IIO_VAL_INT_PLUS_MICRO), as the driver prints it.
+    (accel.directory / "in_accel_scale").write_text("%.6f\n" % BMC150_SCALE)
+    return accel
+
+
+# kxcjk-1013's scale at its default range, +-4 g (12 bits), and its own lists.
+KXCJK1013_SCALE = 0.019163
+KXCJK1013_RATES = ("0.781000 1.563000 3.125000 6.250000 12.500000 25 50 100 200 400 800 1600")
+
+
+def kxcjk1013(rig, gravity=(0, -9.80665, 0), buffered=False):
+    """kxcjk-1013: the in_accel_ prefix on everything, in_accel_sampling_frequency with
+    in_accel_sampling_frequency_available (12.5 Hz at probe), in_accel_scale with
+    in_accel_scale_available, in_accel_mount_matrix; 12 bits left-justified in 16 like
+    bmc150's; trigger kxcjk1013-dev0 only with an interrupt line (none set at probe)."""
+    attributes = {"name": "kxcjk1013", "in_accel_sampling_frequency": "12.500000",
+                  "in_accel_sampling_frequency_available": KXCJK1013_RATES,
+                  "in_accel_scale_available": "0.009582 0.019163 0.038326",
+                  "in_accel_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1"}
+    accel = _add(rig, "kxcjk1013", attributes, gravity, KXCJK1013_SCALE, buffered, BMC150_LAYOUT)
+    (accel.directory / "in_accel_scale").write_text("%.6f\n" % KXCJK1013_SCALE)
+    return accel
 
 
 MMA8452_RATES = ("800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 "
