@@ -148,7 +148,7 @@ public struct OrientationEstimator: Sendable {
         return -CoreMath.expMinusOne(-elapsed / timeConstant)
     }
 
-    /// Feed one reading (gravity vector in m/s^2 in the DESIGN.md frame, after mount matrix and
+    /// Feed one reading (gravity vector in m/s^2 in the docs/axes.md frame, after mount matrix and
     /// scale) taken at `time` seconds (monotonic). Returns the committed device orientation after
     /// this sample.
     ///

@@ -168,7 +168,7 @@ def cros_ec(rig, rate="0.000000", gravity=(0, -9.80665, 0)):
 
 
 def feed(accel, vectors, spacing=0.02):
-    """Writes one scan per gravity vector (m/s^2, DESIGN.md frame) in a single write,
+    """Writes one scan per gravity vector (m/s^2, docs/axes.md frame) in a single write,
     timestamps `spacing` apart and ending now."""
     now = time.monotonic_ns()
     count = len(vectors)
