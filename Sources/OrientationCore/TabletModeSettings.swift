@@ -66,7 +66,8 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     /// How long a trustworthy angle must stay past `enterAngle` (or `exitAngle`) before the mode
     /// changes, and at least two readings must span it. Seconds, default 0.3: about the EC's four
     /// readings at 100 ms, so one wobble past the angle changes nothing, and a fold is announced
-    /// a third of a second after it passes the angle (at the fast hinge interval).
+    /// a third of a second after it passes the angle (at the fast hinge interval), or as soon as
+    /// two readings are `decisiveMargin` past it.
     public var evidenceTime = 0.3
 
     /// Two trustworthy readings in a row at least this far past `enterAngle` (or `exitAngle`)
