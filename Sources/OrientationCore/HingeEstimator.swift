@@ -64,7 +64,7 @@ public struct HingeEstimate: Equatable, Sendable {
 ///    `suspectMountMatrix`). Checked before the next rule: a wrong matrix often puts the base's
 ///    gravity along its x.
 /// 6. The hinge axis far enough from vertical: the projection on the plane orthogonal to x at
-///    least 0.30 of |a| to stay trusted, 0.33 to be trusted again (hold `hingeVertical`).
+///    least 0.26 of |a| to stay trusted, 0.30 to be trusted again (hold `hingeVertical`).
 /// 7. 0 versus 360, decided only for a raw angle within 20 of 0/360 (the ambiguous zone, where
 ///    display and base read alike); any other raw angle stands as it is, however far from the
 ///    last one (a fold seen in one step, from 110 to 330, is 330). In the zone: the representative
@@ -78,7 +78,8 @@ public struct HingeEstimate: Equatable, Sendable {
 /// 8. A low-pass filter on the angle from the real time between readings: 0.05 s time
 ///    constant with the hinge far from vertical, ramped to 1 s at the vertical limit; a step of
 ///    more than 20 from the filtered angle restarts the filter at the reading (a fold is
-///    followed at once, not over several time constants).
+///    followed at once, not over several time constants); from a restart the filter is the mean
+///    of the readings since, until the time constant weighs more.
 /// 9. The state from the angle with 5 degrees of hysteresis (`HingeState.state(for:previous:)`).
 public struct HingeEstimator: Sendable {
     /// The settings in use (clamped).
@@ -151,6 +152,8 @@ public struct HingeEstimator: Sendable {
     var lid = LidState.unknown
     /// The last angle is the lid's 0, not a measurement: the next one starts the filter afresh.
     var restartFilter = false
+    /// Readings the filter has averaged since it last restarted.
+    var filtered = 0
 
     /// Feeds one pair of readings (both after their mount matrices, m/s^2, any scale) taken at
     /// `time` (monotonic seconds), with the lid switch's state; returns the estimate.
@@ -247,17 +250,21 @@ public struct HingeEstimator: Sendable {
 
         // Low-pass filter from the real time step; more smoothing near vertical.
         var angle = resolved
+        var restarted = true
         if let previous, let last = lastTrustTime, !restartFilter {
             if abs(resolved - previous) >= settings.motionStep { lastMotionTime = time }
             let ramp = settings.smoothingStart - settings.hingeVerticalLeave
             let nearness = ramp > 0 ? min(max((settings.smoothingStart - sample.projected) / ramp, 0), 1) : 0
             let tau = settings.smoothingTimeMin + nearness * (settings.smoothingTimeMax - settings.smoothingTimeMin)
             let dt = time - last
-            let alpha = tau > 0 ? -CoreMath.expMinusOne(-dt / tau) : 1
+            // From a restart, the mean of the readings since, until the time constant weighs less.
+            let alpha = max(tau > 0 ? -CoreMath.expMinusOne(-dt / tau) : 1, 1 / Double(filtered + 1))
             if abs(resolved - previous) <= settings.smoothingJump {
                 angle = previous + alpha * (resolved - previous)
+                restarted = false
             }
         }
+        filtered = restarted ? 1 : filtered + 1
         lastTrustTime = time
         restartFilter = false
         estimate.angle = angle

@@ -131,17 +131,18 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     // MARK: The hinge axis
 
     /// The angle stops being trusted when the projection of gravity on the plane orthogonal to
-    /// the hinge falls under this fraction of |a| (on either sensor). Default 0.30: the hinge
-    /// within 17.5 degrees of vertical. The angle's noise grows as 1/projection, 3 degrees here
-    /// for 0.01 g per axis, which the smoothing below takes; Chromium and the EC stop at 0.46
-    /// (8.7 m/s^2 on x, 27.5 degrees), which left a device held at 20 to 27 degrees from
+    /// the hinge falls under this fraction of |a| (on either sensor). Default 0.26: the hinge
+    /// within 15 degrees of vertical. The angle's noise grows as 1/projection, 3 to 6 degrees
+    /// here for 0.01 to 0.02 g per axis, which the smoothing below takes; Chromium and the EC stop
+    /// at 0.46 (8.7 m/s^2 on x, 27.5 degrees), which left a device held 20 to 27 degrees from
     /// vertical (a tablet in portrait on a lap) with a stale angle.
-    public var hingeVerticalLeave = 0.30
+    public var hingeVerticalLeave = 0.26
 
-    /// ...and is trusted again only from this projection. Default 0.33 (19.3 degrees from
-    /// vertical, so a hinge 20 degrees from vertical is followed): the hysteresis keeps a device
-    /// held near the limit from flapping.
-    public var hingeVerticalEnter = 0.33
+    /// ...and is trusted again only from this projection. Default 0.30 (17.5 degrees from
+    /// vertical): the hysteresis keeps a device held near the limit from flapping, and a hinge
+    /// 20 degrees from vertical (0.34) is followed with noisy sensors (0.02 g moves the
+    /// projection by about as much).
+    public var hingeVerticalEnter = 0.30
 
     /// Projection at or above which the angle is not smoothed beyond `smoothingTimeMin`.
     /// Default 0.71: Chromium starts smoothing at 7.0 m/s^2 on x (0.71 g projected).
@@ -152,7 +153,7 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     public var smoothingTimeMin = 0.05
 
     /// Time constant at `hingeVerticalLeave`, ramped linearly from `smoothingStart`. Seconds,
-    /// default 1.0: near vertical the angle's noise is up to 2.4 times larger.
+    /// default 1.0: near vertical the angle's noise is up to 2.7 times larger.
     public var smoothingTimeMax = 1.0
 
     /// A reading more than this from the filtered angle restarts the filter there instead of
