@@ -257,7 +257,7 @@ public struct HingeEstimator: Sendable {
             let nearness = ramp > 0 ? min(max((settings.smoothingStart - sample.projected) / ramp, 0), 1) : 0
             let tau = settings.smoothingTimeMin + nearness * (settings.smoothingTimeMax - settings.smoothingTimeMin)
             let dt = time - last
-            // From a restart, the mean of the readings since, until the time constant weighs less.
+            // From a restart, the mean of the readings since, until the time constant gives more weight.
             let alpha = max(tau > 0 ? -CoreMath.expMinusOne(-dt / tau) : 1, 1 / Double(filtered + 1))
             if abs(resolved - previous) <= settings.smoothingJump {
                 angle = previous + alpha * (resolved - previous)
