@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SensorIO
@@ -88,6 +89,26 @@ final class Acquisition {
             Log.warning("cannot enable the scan elements: \(error)")
         }
         if buffered == nil { reader.prepareForPolling() }
+    }
+
+    /// An acquisition of `info` (nil: none), logged as "using" `what` says of the device
+    /// (its path, name and mount matrix), or nil with the reason logged.
+    static func open(
+        _ info: AccelerometerInfo?, preferBuffer: Bool, stillIntervalMsec: UInt32, event: OpaquePointer,
+        what: (String) -> String, sink: @escaping Sink
+    ) -> Acquisition? {
+        guard let info else { return nil }
+        do {
+            let acquisition = try Acquisition(
+                info: info, preferBuffer: preferBuffer, stillIntervalMsec: stillIntervalMsec, event: event, sink: sink)
+            Log.info(
+                "using "
+                    + what("\(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"))
+            return acquisition
+        } catch {
+            Log.error("cannot use \(info.syspath): \(error)")
+            return nil
+        }
     }
 
     /// Stops reading, switches the scan elements off and gives the device its own rate back (on

@@ -67,7 +67,7 @@ public enum LidState: String, Sendable, CaseIterable {
 /// The posture of a two-panel device: the names (and values) Windows gives
 /// `Windows.System.Preview.HingeState`. Windows gives no angles; ours are in `range(of:)`'s
 /// documentation, each boundary with `TabletModeSettings.stateHysteresis`.
-public enum HingeState: UInt32, Sendable, CaseIterable {
+public enum HingeState: UInt32, Sendable, PublicName {
     /// No trustworthy reading yet, or no base sensor.
     case unknown = 0
     /// Lid switch closed, or angle up to `closedMaximum` (15).
@@ -81,24 +81,10 @@ public enum HingeState: UInt32, Sendable, CaseIterable {
     /// From `fullMinimum` (345), folded back to back: a tablet.
     case full = 5
 
-    /// The bus name (`HingeState` property): `unknown`, `closed`, `concave`, `flat`, `convex`,
-    /// `full`.
-    public var name: String {
-        switch self {
-        case .unknown: "unknown"
-        case .closed: "closed"
-        case .concave: "concave"
-        case .flat: "flat"
-        case .convex: "convex"
-        case .full: "full"
-        }
-    }
-
-    /// The state with this bus name, nil for an unknown name.
-    public init?(name: String) {
-        guard let state = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = state
-    }
+    /// The bus names (`HingeState` property), in the order of the cases.
+    public static let names = [
+        "unknown", "closed", "concave", "flat", "convex", "full",
+    ]
 
     /// The angles of a state without hysteresis (nil for `unknown`): closed 0...15,
     /// concave 15...170, flat 170...190, convex 190...345, full 345...360 (with the defaults; a

@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 
 /// A one-shot timer on the monotonic clock of an sd-event loop that runs a closure when it

@@ -30,13 +30,6 @@ func deviceDecisions(_ samples: [TraceSample], settings: EstimatorSettings = Est
     return result
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 /// The upright orientation whose axis is at `turn` degrees (a multiple of 90).
 func upright(_ turn: Double) -> DeviceOrientation {
     switch ((Int(turn) % 360) + 360) % 360 {

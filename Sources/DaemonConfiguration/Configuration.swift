@@ -1,6 +1,7 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
-import SystemdBus
+import SensorIO
 
 /// Where the configuration lives (DESIGN.md section 5): the main file, which `--config`
 /// replaces, and the drop-ins, which always apply.
