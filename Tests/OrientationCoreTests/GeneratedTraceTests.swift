@@ -20,7 +20,6 @@ struct GeneratedTraceTests {
     static let knownFailing: [String: String] = [
         "held-still-9-rail": "est", "held-still-78-turn": "est", "bumpy-still-21-half-turn": "est",
         "posture-259-picked-up": "est",
-        "hinge-step-19-fold-to-tent": "hinge", "hinge-guess-3-uncorrected": "hinge",
     ]
 
     static func read(_ path: String) throws -> String {
