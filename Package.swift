@@ -39,7 +39,7 @@ let package = Package(
                 "OrientationCore", "SensorIO", "DaemonConfiguration", "ErrorsAndLog", "SystemdBus", "CBusObject",
                 "CSystemd",
             ]),
-        // Linked for a small resident set (DESIGN.md section 6, memory): lld packs the relative
+        // Linked for a small resident set (docs/architecture.md, Figures): lld packs the relative
         // relocations (DT_RELR, glibc >= 2.36) instead of 16 000 RELA entries read at every start,
         // the few libstdc++ functions the Swift runtime calls come from the static archive
         // (build-aux/static-libstdc++ stands in for libstdc++.so) rather than the whole library,

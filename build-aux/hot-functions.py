@@ -13,7 +13,7 @@ Every function of the binary that executed is written, one symbol name a line an
 to build-aux/motion-orientationd.order, which Package.swift hands to lld
 (--symbol-ordering-file).
 
-Why (DESIGN.md section 6, memory): the code the daemon runs is a few hundred KiB, but in
+Why (docs/architecture.md, Figures): the code the daemon runs is a few hundred KiB, but in
 the default layout it lies scattered over the 4 MiB of the statically linked Swift runtime
 and standard library, so the pages it touches (and the kernel's fault-around neighbours
 of each) kept about 3 MiB of the binary resident. Put together it takes a few dozen pages.

@@ -1,5 +1,5 @@
 // The orientations, notification names and userInfo keys of the MotionOrientation library.
-// Raw values are Apple's (DESIGN.md section 3), so code ported from iOS maps one to one.
+// Raw values are Apple's (docs/dbus-api.md, Orientations), so code ported from iOS maps one to one.
 import Foundation
 import OrientationCore
 

@@ -17,7 +17,7 @@ import SystemdBus
 /// long it stays silent, and while the daemon still needs readings to decide
 /// (`holdLastReading(_:)`) its last report is repeated with the time passing.
 final class Acquisition {
-    /// A reading in m/s^2 in the DESIGN.md frame and its time on the monotonic clock
+    /// A reading in m/s^2 in the docs/axes.md frame and its time on the monotonic clock
     /// (seconds).
     typealias Sink = (_ reading: Vector3, _ time: Double) -> Void
 

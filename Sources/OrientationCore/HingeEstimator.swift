@@ -102,7 +102,10 @@ public struct HingeEstimator: Sendable {
         self.settings = settings.clamped()
     }
 
-    /// One sensor's self-calibrated 1 g.
+    /// One sensor's self-calibrated 1 g. Not the display estimator's `GravityReference`: a hinge
+    /// angle may wait for a trustworthy pair, so this one takes only magnitudes plausible against
+    /// the nominal 1 g and needs no restart; the estimator must decide on a sensor of any scale
+    /// from its second reading, so it measures plausibility against its first calm reading.
     struct Reference: Sendable {
         var value: Double?
         var count = 0

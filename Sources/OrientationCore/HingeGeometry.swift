@@ -22,7 +22,7 @@ public struct HingeSample: Equatable, Sendable {
 /// The geometry of a two-panel convertible (display and base accelerometer).
 ///
 /// Both readings are gravity vectors after their mount matrices, in the frames of systemd's
-/// `60-sensor.hwdb`: the display's frame is DESIGN.md's (x right, y top edge, z out of the
+/// `60-sensor.hwdb`: the display's frame is docs/axes.md's (x right, y top edge, z out of the
 /// screen), and the base's is defined so that both sensors read the same while the lid is closed.
 /// x is then the hinge axis in both. Opening the lid by θ rotates the display frame about x:
 /// the (y, z) part of the display reading is the base's rotated by θ, so

@@ -1,4 +1,4 @@
-/// How the device is held, in the seven states of DESIGN.md section 3.
+/// How the device is held, in the seven states of docs/dbus-api.md (Orientations).
 ///
 /// The raw values are Apple's (`UIDeviceOrientation`), so an iOS client maps one to one.
 public enum DeviceOrientation: UInt32, Sendable, PublicName, CustomStringConvertible {
@@ -30,7 +30,7 @@ public enum DeviceOrientation: UInt32, Sendable, PublicName, CustomStringConvert
         self == .faceUp || self == .faceDown
     }
 
-    /// The unit gravity direction of this orientation held exactly (DESIGN.md section 3),
+    /// The unit gravity direction of this orientation held exactly (docs/axes.md),
     /// or nil for `unknown`.
     public var gravityDirection: Vector3? {
         switch self {
@@ -45,7 +45,7 @@ public enum DeviceOrientation: UInt32, Sendable, PublicName, CustomStringConvert
     }
 }
 
-/// Where the user interface would have to turn to stay upright (DESIGN.md section 3).
+/// Where the user interface would have to turn to stay upright (docs/dbus-api.md, Orientations).
 ///
 /// The raw values are Apple's (`UIInterfaceOrientation`). As on iOS, device landscape-left means
 /// interface landscape-right and the reverse.

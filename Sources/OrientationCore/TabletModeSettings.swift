@@ -227,7 +227,7 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     public init() {}
 
     /// One numeric setting: its name, unit and range (see `SettingsField`).
-    public typealias Field = SettingsField<TabletModeSettings>
+    public typealias Field = SettingsField<TabletModeSettings, Double>
 
     /// Allowed range of `EnterAngle=`: past flat, short of fully folded.
     public static let enterAngleRange: ClosedRange<Double> = 180...350

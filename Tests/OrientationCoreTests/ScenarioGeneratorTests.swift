@@ -17,7 +17,7 @@ struct ScenarioGeneratorTests {
             // (The angle from the trace loses precision near 0: 1e-5 degrees.)
             #expect(Matrix3.identity.angle(to: m) < 1e-5)
         }
-        // DESIGN.md: portrait reads (0, -g, 0), landscape-right (+g, 0, 0), face-up (0, 0, -g).
+        // docs/axes.md: portrait reads (0, -g, 0), landscape-right (+g, 0, 0), face-up (0, 0, -g).
         #expect((Attitude().rotation.transposed * worldDown - Vector3(0, -1, 0)).magnitude < 1e-12)
         #expect((Attitude(turn: 90).rotation.transposed * worldDown - Vector3(1, 0, 0)).magnitude < 1e-12)
         #expect((Attitude(lean: 90).rotation.transposed * worldDown - Vector3(0, 0, -1)).magnitude < 1e-12)

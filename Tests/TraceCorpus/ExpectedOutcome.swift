@@ -35,7 +35,7 @@ public struct ExpectedOutcome: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The interface orientations these device decisions imply (DESIGN.md section 3): a change
+    /// The interface orientations these device decisions imply (docs/dbus-api.md, Orientations): a change
     /// whenever an upright device orientation differs from the last upright one.
     public var interfaces: [InterfaceOrientation] {
         var result: [InterfaceOrientation] = []

@@ -6,7 +6,7 @@ import OrientationCore
 // the motion, not written by hand:
 //
 // - The world frame: x and z horizontal, y up; gravity points along -y.
-// - The device's attitude is a rotation R(t) from the device frame (DESIGN.md: x right, y the top
+// - The device's attitude is a rotation R(t) from the device frame (docs/axes.md: x right, y the top
 //   edge, z out of the screen) to the world. `Attitude` (turn, lean, roll) gives it:
 //   R = Rx(-lean) Rz(-turn) Ry(-roll), so that R^T (0, -1, 0) is `Attitude.gravityDirection`.
 // - The sensor's position p(t) in the world, metres: where the body, the arm and the hand put it
@@ -14,7 +14,7 @@ import OrientationCore
 //   away from it moves on an arc: tangential and centripetal acceleration).
 // - Its acceleration a(t) = p''(t), by a central second difference of p (h = 1 ms), plus the
 //   vehicle's vibration, given as an acceleration (zero mean by construction).
-// - The reading (the gravity vector, pointing at the ground, as DESIGN.md's frame reads it):
+// - The reading (the gravity vector, pointing at the ground, as docs/axes.md's frame reads it):
 //   R^T (g (0, -1, 0) - a). A device accelerated upwards reads heavier; a still device reads
 //   gravity, whatever its pose.
 // - Then the sensor: its output filter (the mean over its output period, as a decimation filter

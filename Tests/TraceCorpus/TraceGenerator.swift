@@ -11,7 +11,7 @@ import OrientationCore
 //    hand); moves may overlap, and
 //    keyframes are a shorthand for moves one after the other. A slow `wobble` may be added on top.
 // 2. Hand tremor: small sinusoidal wobbles (8-12 Hz) of turn and lean, with seeded phases.
-// 3. The gravity reading of that attitude (DESIGN.md section 3 frame, pointing at the ground),
+// 3. The gravity reading of that attitude (docs/axes.md frame, pointing at the ground),
 //    times standard gravity.
 // 4. Linear acceleration in the device frame (shake, walking bounce, impacts), added to it.
 // 5. Sensor noise: independent Gaussian noise per axis (SplitMix64, seeded).
