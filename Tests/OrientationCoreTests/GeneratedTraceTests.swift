@@ -19,7 +19,6 @@ struct GeneratedTraceTests {
     /// Traces the current estimators fail, and who fixes them.
     static let knownFailing: [String: String] = [
         "held-still-78-turn": "est", "bumpy-still-21-half-turn": "est",
-        "hinge-step-19-fold-to-tent": "hinge", "hinge-guess-3-uncorrected": "hinge",
     ]
 
     static func read(_ path: String) throws -> String {

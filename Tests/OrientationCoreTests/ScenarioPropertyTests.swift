@@ -53,20 +53,18 @@ struct ScenarioPropertyTests {
     }
 
     @Test func hingeStep() {
-        withKnownIssue("hinge-step: fixed by hinge") { Self.expectHolds("hinge-step", seeds: 1...500) }
+        Self.expectHolds("hinge-step", seeds: 1...500)
     }
 
     @Test func hingeSideStep() {
-        withKnownIssue("hinge-side-step: fixed by hinge") { Self.expectHolds("hinge-side-step", seeds: 1...500) }
+        Self.expectHolds("hinge-side-step", seeds: 1...500)
     }
 
     @Test func hingeClosedAgree() {
-        withKnownIssue("hinge-closed-agree: fixed by hinge") { Self.expectHolds("hinge-closed-agree", seeds: 1...500) }
+        Self.expectHolds("hinge-closed-agree", seeds: 1...500)
     }
 
     @Test func hingeGuessCorrected() {
-        withKnownIssue("hinge-guess-corrected: fixed by hinge") {
-            Self.expectHolds("hinge-guess-corrected", seeds: 1...500)
-        }
+        Self.expectHolds("hinge-guess-corrected", seeds: 1...500)
     }
 }

@@ -14,8 +14,9 @@ import pytest
 
 import energy_mocks as em
 from rig import RigError, wait_until
+from rig.drivers import attribute, feed, hid_hub
 from rig.tablet import (BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE, FakeTabletModeSwitch,
-                        set_rig_hinge, tablet_rig)
+                        hinge_readings, set_rig_hinge, tablet_rig)
 
 pytestmark = pytest.mark.daemon
 
@@ -229,6 +230,82 @@ def test_hinge_vertical_changes_nothing(make_rig):
     assert near(rig.get_property("HingeAngle"), 90)
     assert rig.get_property("HingeState") == "concave"
     assert rig.uinput.written() == state_events(False)
+
+
+def first_state_write(rig, tablet, since, timeout):
+    """The time.monotonic() of the virtual switch's first write of `tablet` after its
+    `since`-th write, or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for stamp, events in rig.uinput.writes()[since:]:
+            if events and events[0] == (EV_SW, SW_TABLET_MODE, int(tablet)):
+                return stamp
+        time.sleep(0.005)
+    return None
+
+
+@pytest.mark.timeout(40)
+def test_one_step_fold_from_still_is_followed_at_the_next_reading(make_rig):
+    """A hand folds faster than the still hinge is read (every 1 s): 110 -> 330 written at once
+    is a tent at the next reading, and tablet mode at the one after (0.1 s later), not 0.8
+    degrees and closed."""
+    rig = tablet_rig(make_rig, theta=110)
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 110), CHANGE, what="HingeAngle 110")
+    since = len(rig.uinput.writes())
+    set_rig_hinge(rig, 330)
+    written = time.monotonic()
+    stamp = first_state_write(rig, True, since, CHANGE)
+    assert stamp is not None, "no tablet mode after the fold"
+    # One slow interval at most, then one fast one; slack for a loaded machine.
+    assert stamp - written <= 1.0 + 0.1 + 0.5, stamp - written
+    assert near(rig.get_property("HingeAngle"), 330)
+    assert rig.get_property("HingeState") == "convex"
+    # And back in one step.
+    since = len(rig.uinput.writes())
+    set_rig_hinge(rig, 110)
+    assert first_state_write(rig, False, since, CHANGE) is not None
+    wait_until(lambda: rig.get_property("HingeState") == "concave", CHANGE, what="concave")
+
+
+@pytest.mark.timeout(40)
+def test_one_step_fold_into_the_band_with_the_lid_switch_open_is_a_tablet(make_rig):
+    """110 -> 355 at once: closed and folded back read alike there; the lid switch says open,
+    so it is folded (continuity from 110 took it for closed)."""
+    rig = tablet_rig(make_rig, theta=110, switch={"tablet": False, "lid": False},
+                     config_text="[TabletMode]\nSource=hinge\n")
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 110), CHANGE, what="HingeAngle 110")
+    set_rig_hinge(rig, 355)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    assert rig.get_property("HingeState") == "full"
+    assert near(rig.get_property("HingeAngle"), 355)
+
+
+def hub_display(rig, theta):
+    """A change-only HID sensor hub as the display (rig.display), at hinge angle theta."""
+    rig.display = rig.accel = hid_hub(rig, gravity=hinge_readings(theta)[0],
+                                      properties={"ACCEL_LOCATION": "display"})
+
+
+@pytest.mark.timeout(40)
+def test_change_only_display_hub_reports_a_fold_and_tablet_mode_follows_at_once(make_rig):
+    """A change-only hub reports the fold as it happens (40 ms apart) and then nothing: the
+    mode changes at its second report 30 degrees past EnterAngle, with no evidence time to
+    wait out (it took 0.4 s of repeated reports before)."""
+    rig = tablet_rig(make_rig, display=False, theta=120, setup=lambda r: hub_display(r, 120))
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: attribute(rig.display, "buffer/enable") == "1", CHANGE, what="buffer enabled")
+    feed(rig.display, [hinge_readings(120)[0]])  # the report at power-up
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 120), CHANGE, what="HingeAngle 120")
+    time.sleep(1.0)
+    since = len(rig.uinput.writes())
+    set_rig_hinge(rig, 250)  # the raw channels and the polled base
+    feed(rig.display, [hinge_readings(a)[0] for a in (150, 180, 210, 240, 250)], spacing=0.04)
+    written = time.monotonic()
+    stamp = first_state_write(rig, True, since, CHANGE)
+    assert stamp is not None, "no tablet mode after the fold"
+    assert stamp - written <= 0.3, stamp - written
 
 
 def test_logind_lid_closed_is_closed_and_stops_the_hinge(make_rig):
