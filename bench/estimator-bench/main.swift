@@ -2,6 +2,7 @@
 //
 //     estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
 //     estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+//     estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
 //
 // 1. Generates a long synthetic trace in memory (500,000 samples, 2.8 hours at 50 Hz) (deterministic: a fixed seed, plain Swift math):
 //    a device taken through every orientation with turns, flips, lying down, lap and overhead
@@ -29,6 +30,9 @@
 //    two-sensor trace listed there with `Trace.replayHinge` and prints, per trace: name, lid
 //    switch, expected and decided tablet-mode sequence, final hinge state, the delay of the last
 //    tablet-mode change (from the time the motion passed the deciding angle) and the result.
+// 5. With --recordings, scores every recording of each folder (and their total) instead: spurious
+//    changes, flaps, direct 180-degree flips and delays after labelled transitions, for the
+//    estimator and the per-sample judge (see RecordingsScore.swift).
 //
 // --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
@@ -507,6 +511,7 @@ func jsonString(_ text: String) -> String {
 let usage = """
     usage: estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
            estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+           estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
     """
 func fail(_ message: String) -> Never {
     print("estimator-bench: \(message)\n\(usage)")
@@ -516,6 +521,7 @@ var json = false
 var directory: String?
 var recordingPath: String?
 var labelsPath: String?
+var recordingDirectories: [String] = []
 var settings = EstimatorSettings()
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -524,9 +530,11 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(usage)
         exit(0)
-    case "--set", "--recording", "--labels":
+    case "--set", "--recording", "--labels", "--recordings":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
-        if argument == "--recording" {
+        if argument == "--recordings" {
+            recordingDirectories.append(value)
+        } else if argument == "--recording" {
             recordingPath = value
         } else if argument == "--labels" {
             labelsPath = value
@@ -545,6 +553,9 @@ while let argument = arguments.popFirst() {
 
 if let recordingPath {
     exit(reportRecording(recordingPath, labels: labelsPath, settings: settings) ? 0 : 1)
+}
+if !recordingDirectories.isEmpty {
+    exit(reportRecordings(recordingDirectories, settings: settings, json: json) ? 0 : 1)
 }
 
 let trace = syntheticTrace(count: 500_000)
