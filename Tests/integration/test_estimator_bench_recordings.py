@@ -56,10 +56,23 @@ OPPOSITE = {("portrait", "portrait-upside-down"), ("landscape-left", "landscape-
             ("face-up", "face-down")}
 
 
+def answers(decisions, label_rows):
+    """Per transition (codes 7-12), the index of the first decision from its start until the
+    next labelled stretch ends, or None."""
+    result = []
+    for start, end, code, _ in label_rows:
+        if 7 <= code <= 12:
+            horizon = min([e for _, e, _, _ in label_rows if e > end], default=math.inf)
+            result.append(next((i for i, d in enumerate(decisions) if start <= d["t"] < horizon), None))
+    return result
+
+
 def recount(decisions, label_rows):
     """The counts of RecordingsScore.swift, written again from its header's definitions."""
     steady = [(s, e) for s, e, code, _ in label_rows if 1 <= code <= 5 or code in (14, 15)]
-    spurious = sum(1 for d in decisions[1:] for s, e in steady if s <= d["t"] < e)
+    answered = set(answers(decisions, label_rows))
+    spurious = sum(1 for i, d in enumerate(decisions) for s, e in steady
+                   if i > 0 and i not in answered and s <= d["t"] < e)
     flips = sum(1 for a, b in zip(decisions, decisions[1:])
                 if (a["device"], b["device"]) in OPPOSITE or (b["device"], a["device"]) in OPPOSITE)
     flaps = sum(1 for a, b, c in zip(decisions, decisions[1:], decisions[2:])
@@ -83,7 +96,23 @@ def folder(tmp_path_factory):
     lie_labels = [(0, 4, 5, "STANDING"), (4, 5, 11, "STAND_TO_LIE"), (5, 10, 6, "LAYING")]
     (path / "lie.csv").write_text(trace(10, moves((4, 1, 0, 0, 15, 88))))
     (path / "lie.labels.csv").write_text(labels(*lie_labels))
-    return path, {"flap": flap_labels, "lie": lie_labels, "flips": []}
+    # Standing, a quarter turn from 4.0 to 4.6 s labelled stand-to-sit from 4.0 to only 4.2 s,
+    # then standing again: the judge's landscape comes after the label's end, inside STANDING. It
+    # answers the transition (a delay), it is not spurious.
+    late_labels = [(0, 4, 5, "STANDING"), (4, 4.2, 7, "STAND_TO_SIT"), (4.2, 10, 5, "STANDING")]
+    (path / "late.csv").write_text(trace(10, moves((4, 0.6, 0, 90, 15, 15))))
+    (path / "late.labels.csv").write_text(labels(*late_labels))
+    return path, {"flap": flap_labels, "lie": lie_labels, "flips": [], "late": late_labels}
+
+
+def judged_landscape_at(turn_start, length, lean):
+    """When the judge first reads landscape in a smooth quarter turn (its 35-degree rule)."""
+    for index in range(int(20 * RATE)):
+        t = index / RATE
+        x, y, z = gravity(90 * smooth((t - turn_start) / length), lean)
+        if abs(x) > math.sin(math.radians(35)) * math.sqrt(x * x + y * y + z * z):
+            return t
+    return None
 
 
 @pytest.fixture(scope="module")
@@ -98,9 +127,9 @@ def scored(folder):
 
 def test_every_recording_once_labels_beside_them(scored):
     rows, report = scored
-    assert sorted(rows) == ["flap", "flips", "lie"]
-    assert [rows[n]["labelled"] for n in ("flap", "flips", "lie")] == [True, False, True]
-    assert rows["flips"]["samples"] == 600 and report["total"]["recordings"] == 3
+    assert sorted(rows) == ["flap", "flips", "late", "lie"]
+    assert [rows[n]["labelled"] for n in ("flap", "flips", "late", "lie")] == [True, False, True, True]
+    assert rows["flips"]["samples"] == 600 and report["total"]["recordings"] == 4
     assert report["failed"] == 0
 
 
@@ -113,8 +142,14 @@ def test_judge_counts_known_from_the_geometry(scored):
     assert (flap["decisions"], flap["flips"], flap["flaps"], flap["spurious"]) == (3, 0, 1, 2)
     # The judge has no face-up: the lying down changes nothing (a quiet transition).
     assert (lie["decisions"], lie["transitions"], lie["quiet"], lie["delayMedian"]) == (1, 1, 1, None)
+    # portrait, then landscape-right after the stand-to-sit label ended: its answer, 0 spurious.
+    late = rows["late"]["judge"]
+    landscape = judged_landscape_at(4, 0.6, 15)
+    assert 4.2 < landscape < 4.6
+    assert (late["decisions"], late["spurious"], late["transitions"], late["quiet"]) == (2, 0, 1, 0)
+    assert late["delayMedian"] == pytest.approx(landscape - 4.2, abs=1e-3)
     total = report["total"]["judge"]
-    assert (total["decisions"], total["flaps"], total["spurious"], total["transitions"]) == (9, 1, 2, 1)
+    assert (total["decisions"], total["flaps"], total["spurious"], total["transitions"]) == (11, 1, 2, 2)
 
 
 def test_estimator_counts_match_its_decisions(scored, folder):

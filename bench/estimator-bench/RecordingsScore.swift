@@ -6,14 +6,15 @@
 //
 // - decisions: device orientation changes, the first one (from unknown) included (with --json,
 //   also the estimator's decisions themselves);
-// - spurious: decisions inside a stretch labelled steady (see `RecordingLabel.isSteady`), the
-//   first decision of the recording excepted;
+// - spurious: decisions inside a stretch labelled steady (see `RecordingLabel.isSteady`), but
+//   the first decision of the recording and the decision answering a transition (below);
 // - flaps: a decision undone within `flapWindow` seconds (A, B, A with B shorter than the window);
 // - flips: a decision straight to the opposite orientation (portrait and upside down, the two
 //   landscapes, face up and face down);
 // - delays after labelled postural transitions (codes 7-12): the first decision from the
 //   transition's start until the next labelled stretch ends, timed from the transition's end
-//   (negative: before it ended); a transition with no decision in that span counts as quiet.
+//   (negative: before it ended); a transition with no decision in that span counts as quiet. That
+//   decision answers the transition: a late one is slow, not spurious.
 //
 // The exit status is 1 when a folder or a recording cannot be read; the counts are figures, not a
 // verdict.
@@ -60,8 +61,23 @@ struct DecisionScore {
     /// Scores the device decisions (one per change, in time order) against `labels`.
     init(decisions: [OrientationChange], labels: [RecordingLabel], flapWindow: Double) {
         self.decisions = decisions.count
+        // The decision answering each transition, by index: timed as its delay, not spurious.
+        var answers: Set<Int> = []
+        for label in labels where label.isTransition {
+            transitions += 1
+            let horizon = labels.map(\.end).filter { $0 > label.end }.min() ?? .infinity
+            if let first = decisions.firstIndex(where: { $0.time >= label.start && $0.time < horizon }) {
+                answers.insert(first)
+                delays.append(decisions[first].time - label.end)
+            } else {
+                quiet += 1
+            }
+        }
         for label in labels where label.isSteady {
-            spurious += decisions.dropFirst().filter { $0.time >= label.start && $0.time < label.end }.count
+            spurious +=
+                decisions.indices.dropFirst().filter {
+                    !answers.contains($0) && decisions[$0].time >= label.start && decisions[$0].time < label.end
+                }.count
         }
         for index in decisions.indices.dropFirst() {
             let (before, after) = (decisions[index - 1], decisions[index])
@@ -70,15 +86,6 @@ struct DecisionScore {
             }
             if index >= 2, decisions[index - 2].device == after.device, after.time - before.time < flapWindow {
                 flaps += 1
-            }
-        }
-        for label in labels where label.isTransition {
-            transitions += 1
-            let horizon = labels.map(\.end).filter { $0 > label.end }.min() ?? .infinity
-            if let first = decisions.first(where: { $0.time >= label.start && $0.time < horizon }) {
-                delays.append(first.time - label.end)
-            } else {
-                quiet += 1
             }
         }
     }
