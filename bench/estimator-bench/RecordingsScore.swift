@@ -12,7 +12,8 @@
 // - flips: a decision straight to the opposite orientation (portrait and upside down, the two
 //   landscapes, face up and face down);
 // - delays after labelled postural transitions (codes 7-12): the first decision from the
-//   transition's start until the next labelled stretch ends, timed from the transition's end
+//   transition's start until the next labelled activity ends (consecutive stretches with the same
+//   code are one activity), timed from the transition's end
 //   (negative: before it ended); a transition with no decision in that span counts as quiet. That
 //   decision answers the transition: a late one is slow, not spurious.
 //
@@ -65,7 +66,7 @@ struct DecisionScore {
         var answers: Set<Int> = []
         for label in labels where label.isTransition {
             transitions += 1
-            let horizon = labels.map(\.end).filter { $0 > label.end }.min() ?? .infinity
+            let horizon = Self.horizon(after: label, in: labels)
             if let first = decisions.firstIndex(where: { $0.time >= label.start && $0.time < horizon }) {
                 answers.insert(first)
                 delays.append(decisions[first].time - label.end)
@@ -91,6 +92,19 @@ struct DecisionScore {
     }
 
     init() {}
+
+    /// The end of the labelled activity after `transition`: of the next stretch, joined with those
+    /// that follow it with the same code (walking, turning, walking: one activity).
+    static func horizon(after transition: RecordingLabel, in labels: [RecordingLabel]) -> Double {
+        let after = labels.filter { $0.start >= transition.end - 1e-9 }.sorted { $0.start < $1.start }
+        guard let next = after.first else { return .infinity }
+        var horizon = next.end
+        for label in after.dropFirst() {
+            guard label.code == next.code, label.start <= horizon + 1e-9 else { break }
+            horizon = label.end
+        }
+        return horizon
+    }
 
     static func + (lhs: DecisionScore, rhs: DecisionScore) -> DecisionScore {
         var sum = lhs
