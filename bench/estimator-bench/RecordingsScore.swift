@@ -207,6 +207,7 @@ func reportRecordings(_ directories: [String], settings: EstimatorSettings, json
         return failed == 0
     }
     for directory in unreadable { print("estimator-bench: no recordings in \(directory)") }
+    if rows.isEmpty { return false }
     print("recordings (decisions, spurious changes in steady labels, flaps within 2 s, direct 180-degree flips,")
     print("transitions with a change / all, delay after them median/worst s); judge: the per-sample judge")
     let header =
