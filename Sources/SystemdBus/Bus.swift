@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 
 /// Small typed helpers over sd-bus's non-variadic calls (the variadic ones,

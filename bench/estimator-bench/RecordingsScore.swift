@@ -21,6 +21,7 @@
 // verdict.
 
 import OrientationCore
+import TraceCorpus
 
 /// A labelled stretch of a recording.
 struct RecordingLabel {

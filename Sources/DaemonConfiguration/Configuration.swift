@@ -1,8 +1,9 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
-import SystemdBus
+import SensorIO
 
-/// Where the configuration lives (DESIGN.md section 5): the main file, which `--config`
+/// Where the configuration lives (motion-orientationd.conf(5)): the main file, which `--config`
 /// replaces, and the drop-ins, which always apply.
 public struct ConfigLocation: Equatable, Sendable {
     public static let defaultMainFile = "/etc/motion-orientationd.conf"

@@ -1,23 +1,22 @@
-import CMotionShim
+import CInputDevice
+import ErrorsAndLog
 import Glibc
-import SensorIO
-import SystemdBus
 
 /// The virtual tablet-mode switch: a uinput device with `EV_SW`/`SW_TABLET_MODE` and
 /// nothing else, on `BUS_VIRTUAL`, that libinput, GNOME and KDE treat like a hardware
 /// switch. It exists while the hinge decides tablet mode (`[TabletMode] VirtualSwitch=`);
 /// dropping the object destroys the device.
-final class VirtualTabletSwitch {
-    static let devnode = "/dev/uinput"
-    static let name = "Motion Orientation tablet-mode switch"
+public final class VirtualTabletSwitch {
+    public static let devnode = "/dev/uinput"
+    public static let name = "Motion Orientation tablet-mode switch"
     static let phys = "motion-orientationd/hinge"
 
     private var fd: Int32
     /// The state last written.
-    private(set) var state: Bool?
+    public private(set) var state: Bool?
 
     /// Creates the device and sends `tabletMode` (a fresh device reads 0).
-    init(tabletMode: Bool) throws(SystemError) {
+    public init(tabletMode: Bool) throws(SystemError) {
         fd = open(VirtualTabletSwitch.devnode, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", path: VirtualTabletSwitch.devnode, errno: errno) }
         var failed: UnsafePointer<CChar>? = nil
@@ -43,16 +42,16 @@ final class VirtualTabletSwitch {
     }
 
     /// Writes the state (`EV_SW` `SW_TABLET_MODE`, then `SYN_REPORT`) if it changed.
-    func send(_ tabletMode: Bool) throws(SystemError) {
+    public func send(_ tabletMode: Bool) throws(SystemError) {
         guard tabletMode != state else { return }
-        // Two struct input_event, time zeroed (the kernel stamps its own).
-        var bytes = [UInt8](repeating: 0, count: 48)
-        bytes[16] = 5  // EV_SW
-        bytes[18] = 1  // SW_TABLET_MODE
-        bytes[20] = tabletMode ? 1 : 0
-        // bytes 24..<48: EV_SYN SYN_REPORT 0
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard n == bytes.count else {
+        // The time is left zero: the kernel stamps its own.
+        var events = [
+            input_event(time: timeval(), type: UInt16(EV_SW), code: UInt16(SW_TABLET_MODE), value: tabletMode ? 1 : 0),
+            input_event(time: timeval(), type: UInt16(EV_SYN), code: UInt16(SYN_REPORT), value: 0),
+        ]
+        let size = MemoryLayout<input_event>.stride * events.count
+        let n = events.withUnsafeMutableBytes { write(fd, $0.baseAddress, size) }
+        guard n == size else {
             throw SystemError(
                 n < 0 ? "write" : "write (short)", path: VirtualTabletSwitch.devnode, errno: n < 0 ? errno : EIO)
         }

@@ -10,23 +10,29 @@ import OrientationCore
 // d_z = sinθ b_y + cosθ b_z (so θ = 90 is a laptop in use: d = (0, −g, 0)).
 
 /// The pose of a convertible at one instant.
-struct HingePose: Equatable, Sendable {
+public struct HingePose: Equatable, Sendable {
     /// Hinge angle, degrees (0 closed, 180 flat, 360 folded back to back).
-    var angle = 90.0
+    public var angle = 90.0
     /// Base tilt about its y axis, degrees (right edge down); 90 puts the hinge vertical.
-    var sideways = 0.0
+    public var sideways = 0.0
     /// Base tilt about the hinge, degrees (front edge up).
-    var forward = 0.0
+    public var forward = 0.0
+
+    public init(angle: Double = 90, sideways: Double = 0, forward: Double = 0) {
+        self.angle = angle
+        self.sideways = sideways
+        self.forward = forward
+    }
 
     /// The base's unit gravity direction.
-    var baseDown: Vector3 {
+    public var baseDown: Vector3 {
         let s = TestMath.sinCos(degrees: sideways)
         let f = TestMath.sinCos(degrees: forward)
         return Vector3(s.sin, -s.cos * f.sin, s.cos * f.cos)
     }
 
     /// The display's reading for a base reading `b`.
-    func display(from b: Vector3) -> Vector3 {
+    public func display(from b: Vector3) -> Vector3 {
         let t = TestMath.sinCos(degrees: angle)
         return Vector3(b.x, t.cos * b.y - t.sin * b.z, t.sin * b.y + t.cos * b.z)
     }
@@ -34,16 +40,16 @@ struct HingePose: Equatable, Sendable {
 
 /// A pose changing over time: piecewise linear between key poses (time, pose), held before the
 /// first and after the last.
-struct HingeMotion: Sendable {
-    var keys: [(time: Double, pose: HingePose)]
+public struct HingeMotion: Sendable {
+    public var keys: [(time: Double, pose: HingePose)]
 
-    init(_ keys: [(Double, HingePose)]) {
+    public init(_ keys: [(Double, HingePose)]) {
         self.keys = keys.map { (time: $0.0, pose: $0.1) }
     }
 
-    static func still(_ pose: HingePose) -> HingeMotion { HingeMotion([(0, pose)]) }
+    public static func still(_ pose: HingePose) -> HingeMotion { HingeMotion([(0, pose)]) }
 
-    func pose(at time: Double) -> HingePose {
+    public func pose(at time: Double) -> HingePose {
         guard let first = keys.first else { return HingePose() }
         if time <= first.time { return first.pose }
         for (a, b) in zip(keys, keys.dropFirst()) where time < b.time {
@@ -58,28 +64,44 @@ struct HingeMotion: Sendable {
 }
 
 /// A seeded, deterministic two-sensor trace recipe.
-struct HingeTraceGenerator: Sendable {
+public struct HingeTraceGenerator: Sendable {
     /// Sample rate, Hz.
-    var rate = 10.0
+    public var rate = 10.0
     /// Length, seconds.
-    var duration: Double
+    public var duration: Double
     /// The pose over time.
-    var motion: HingeMotion
+    public var motion: HingeMotion
     /// Sensor noise, standard deviation per axis and sensor, m/s^2 (0.01 g: a typical MEMS sensor).
-    var noise = 0.01 * g
+    public var noise = 0.01 * g
     /// A sway of the base (a lap), degrees peak, added to `sideways` and `forward` at 1 Hz and
     /// 0.7 Hz.
-    var sway = 0.0
+    public var sway = 0.0
     /// Linear acceleration common to both halves (m/s^2, base frame), a function of time and the
     /// base's unit gravity direction: shaking, walking.
-    var acceleration: (@Sendable (_ time: Double, _ down: Vector3) -> Vector3)?
+    public var acceleration: (@Sendable (_ time: Double, _ down: Vector3) -> Vector3)?
     /// Scale errors of the display and base drivers.
-    var displayScale = 1.0
-    var baseScale = 1.0
+    public var displayScale = 1.0
+    public var baseScale = 1.0
     /// PRNG seed.
-    var seed: UInt64 = 1
+    public var seed: UInt64 = 1
 
-    func samples() -> [TraceSample] {
+    public init(
+        rate: Double = 10, duration: Double, motion: HingeMotion, noise: Double = 0.01 * g, sway: Double = 0,
+        acceleration: (@Sendable (_ time: Double, _ down: Vector3) -> Vector3)? = nil, displayScale: Double = 1,
+        baseScale: Double = 1, seed: UInt64 = 1
+    ) {
+        self.rate = rate
+        self.duration = duration
+        self.motion = motion
+        self.noise = noise
+        self.sway = sway
+        self.acceleration = acceleration
+        self.displayScale = displayScale
+        self.baseScale = baseScale
+        self.seed = seed
+    }
+
+    public func samples() -> [TraceSample] {
         var random = SplitMix64(seed: seed)
         let count = Int((duration * rate).rounded())
         var result: [TraceSample] = []

@@ -7,10 +7,11 @@ import OrientationCore
 // 1. An attitude over time (`Motion`): `Attitude` is a turn about the screen normal (upright
 //    turning), a lean about the horizontal screen axis (the device's x axis in portrait: lap,
 //    table, overhead) and a wrist roll about its long y axis. A motion is a start attitude plus
-//    moves, each a smoothstep (zero speed at both ends, like a real hand); moves may overlap, and
+//    moves, each a smoothstep or a minimum-jerk profile (zero speed at both ends, like a real
+//    hand); moves may overlap, and
 //    keyframes are a shorthand for moves one after the other. A slow `wobble` may be added on top.
 // 2. Hand tremor: small sinusoidal wobbles (8-12 Hz) of turn and lean, with seeded phases.
-// 3. The gravity reading of that attitude (DESIGN.md section 3 frame, pointing at the ground),
+// 3. The gravity reading of that attitude (docs/axes.md frame, pointing at the ground),
 //    times standard gravity.
 // 4. Linear acceleration in the device frame (shake, walking bounce, impacts), added to it.
 // 5. Sensor noise: independent Gaussian noise per axis (SplitMix64, seeded).
@@ -21,29 +22,30 @@ import OrientationCore
 //
 // Sampling: sample `i` is at `start + i / rate` seconds (no drift), for `duration` seconds.
 // Everything is plain Swift arithmetic with `TestMath`, so the same recipe gives the same samples
-// on every machine: the corpus in Tests/traces is regenerated from these recipes (`Corpus.swift`).
+// on every machine: the corpus in Tests/traces is regenerated from these recipes
+// (Tests/OrientationCoreTests/Corpus.swift).
 
 /// How the device is held at one instant, in degrees.
-struct Attitude: Equatable, Sendable {
+public struct Attitude: Equatable, Sendable {
     /// Rotation about the screen normal, clockwise from portrait: 90 is landscape-right, -90
     /// landscape-left, 180 portrait-upside-down.
-    var turn = 0.0
+    public var turn = 0.0
     /// Lean of the screen plane, applied after the turn about the horizontal axis in the screen
     /// plane (the device's x axis when it stands in portrait): positive leans the screen back toward
     /// the sky (90 is face-up, 60 is a tablet on a lap), negative toward the ground (overhead in bed,
     /// -90 is face-down).
-    var lean = 0.0
+    public var lean = 0.0
     /// Wrist roll about the device's long (y) axis, applied last.
-    var roll = 0.0
+    public var roll = 0.0
 
-    init(turn: Double = 0, lean: Double = 0, roll: Double = 0) {
+    public init(turn: Double = 0, lean: Double = 0, roll: Double = 0) {
         self.turn = turn
         self.lean = lean
         self.roll = roll
     }
 
     /// Unit gravity direction in the device frame for this attitude.
-    var gravityDirection: Vector3 {
+    public var gravityDirection: Vector3 {
         let v = gravity(angle: turn, tilt: lean, magnitude: 1)
         let r = TestMath.sinCos(degrees: roll)
         return Vector3(v.x * r.cos + v.z * r.sin, v.y, -v.x * r.sin + v.z * r.cos)
@@ -53,25 +55,33 @@ struct Attitude: Equatable, Sendable {
 /// An attitude path: a starting attitude and moves, each adding its change of attitude along a
 /// smoothstep (zero speed at both ends) between its start and end times. Moves may overlap, so a
 /// hand can lower a device while turning it without stopping in between.
-struct Motion: Sendable {
+public struct Motion: Sendable {
     /// One move: `change` is added over `start...end` seconds.
-    struct Move: Sendable {
-        var start: Double
-        var end: Double
-        var change: Attitude
+    public struct Move: Sendable {
+        public var start: Double
+        public var end: Double
+        public var change: Attitude
+
+        public init(start: Double, end: Double, change: Attitude) {
+            self.start = start
+            self.end = end
+            self.change = change
+        }
     }
 
-    var initial: Attitude
-    var moves: [Move]
+    public var initial: Attitude
+    public var moves: [Move]
+    /// How each move runs from its start to its end.
+    public var profile = SpeedProfile.smoothstep
 
-    init(from initial: Attitude, moves: [Move]) {
+    public init(from initial: Attitude, moves: [Move]) {
         self.initial = initial
         self.moves = moves
     }
 
     /// Keyframes (time in seconds, attitude), in increasing time: held at the first before it and
     /// at the last after it, with a smoothstep from each keyframe to the next (stopping at each).
-    init(_ keyframes: [(time: Double, attitude: Attitude)]) {
+    public init(_ keyframes: [(time: Double, attitude: Attitude)]) {
         precondition(!keyframes.isEmpty)
         initial = keyframes[0].attitude
         moves = zip(keyframes, keyframes.dropFirst()).map { a, b in
@@ -84,12 +94,12 @@ struct Motion: Sendable {
     }
 
     /// A device held still.
-    static func still(_ attitude: Attitude) -> Motion { Motion(from: attitude, moves: []) }
+    public static func still(_ attitude: Attitude) -> Motion { Motion(from: attitude, moves: []) }
 
-    func attitude(at time: Double) -> Attitude {
+    public func attitude(at time: Double) -> Attitude {
         var attitude = initial
         for move in moves {
-            let u = ramp(time, from: move.start, to: move.end)
+            let u = profile.progress(time, from: move.start, to: move.end)
             attitude.turn += move.change.turn * u
             attitude.lean += move.change.lean * u
             attitude.roll += move.change.roll * u
@@ -99,40 +109,60 @@ struct Motion: Sendable {
 }
 
 /// A seeded, deterministic trace recipe (see the comment at the top of this file).
-struct TraceGenerator: Sendable {
+public struct TraceGenerator: Sendable {
     /// Sample rate, Hz.
-    var rate: Double
+    public var rate: Double
     /// Length of the trace, seconds.
-    var duration: Double
+    public var duration: Double
     /// Time of the first sample, seconds.
-    var start = 0.0
+    public var start = 0.0
     /// The hand's attitude over time.
-    var motion: Motion
+    public var motion: Motion
     /// A slow wobble of the hand, added to the attitude (degrees per component), e.g. the sway of
     /// a device held overhead in bed.
-    var wobble: (@Sendable (_ time: Double) -> Attitude)?
+    public var wobble: (@Sendable (_ time: Double) -> Attitude)?
     /// Peak hand tremor in degrees, added to turn and lean at two different frequencies in 8-12 Hz.
-    var tremor = 0.0
+    public var tremor = 0.0
     /// Sensor noise, standard deviation per axis, m/s^2.
-    var noise = 0.0
+    public var noise = 0.0
     /// Linear acceleration in the device frame, m/s^2, as a function of time and the unit gravity
     /// direction at that time (for motions along the vertical, e.g. a walking bounce).
-    var acceleration: (@Sendable (_ time: Double, _ down: Vector3) -> Vector3)?
+    public var acceleration: (@Sendable (_ time: Double, _ down: Vector3) -> Vector3)?
     /// Replaces a sample's reading outright (m/s^2, before the scale error), e.g. a glitch or
     /// free fall; nil keeps the computed reading. Gets the sample time and the sample period.
-    var override: (@Sendable (_ time: Double, _ period: Double) -> Vector3?)?
+    public var override: (@Sendable (_ time: Double, _ period: Double) -> Vector3?)?
     /// The driver's scale error: every reading is multiplied by it.
-    var scale = 1.0
+    public var scale = 1.0
     /// PRNG seed for noise and tremor phases.
-    var seed: UInt64 = 1
+    public var seed: UInt64 = 1
+
+    public init(
+        rate: Double, duration: Double, start: Double = 0, motion: Motion,
+        wobble: (@Sendable (_ time: Double) -> Attitude)? = nil, tremor: Double = 0, noise: Double = 0,
+        acceleration: (@Sendable (_ time: Double, _ down: Vector3) -> Vector3)? = nil,
+        override: (@Sendable (_ time: Double, _ period: Double) -> Vector3?)? = nil, scale: Double = 1,
+        seed: UInt64 = 1
+    ) {
+        self.rate = rate
+        self.duration = duration
+        self.start = start
+        self.motion = motion
+        self.wobble = wobble
+        self.tremor = tremor
+        self.noise = noise
+        self.acceleration = acceleration
+        self.override = override
+        self.scale = scale
+        self.seed = seed
+    }
 
     /// Quantization of readings, m/s^2 (a real 12-bit +-2 g sensor has about 0.01 m/s^2).
-    static let readingStep = 1e-4
+    public static let readingStep = 1e-4
     /// Quantization of times, seconds.
-    static let timeStep = 1e-4
+    public static let timeStep = 1e-4
 
     /// The samples of this recipe.
-    func samples() -> [TraceSample] {
+    public func samples() -> [TraceSample] {
         var random = SplitMix64(seed: seed)
         let phases = (0..<4).map { _ in 360 * random.unit() }
         let count = Int((duration * rate).rounded())
@@ -169,7 +199,7 @@ struct TraceGenerator: Sendable {
     /// `value` rounded to a multiple of `step` (which must be 1/N for an integer N), computed as
     /// k / N so that it prints as the short decimal it is; non-finite values pass through and
     /// negative zero becomes zero.
-    static func quantize(_ value: Double, _ step: Double) -> Double {
+    public static func quantize(_ value: Double, _ step: Double) -> Double {
         guard value.isFinite else { return value }
         let perUnit = (1 / step).rounded()
         let multiple = (value * perUnit).rounded()
@@ -179,10 +209,10 @@ struct TraceGenerator: Sendable {
 
 // MARK: - Disturbances (linear acceleration in the device frame, m/s^2)
 
-enum Disturbance {
+public enum Disturbance {
     /// A shake along `direction` (device frame, normalized here) of `amplitude` m/s^2 whose
     /// frequency sweeps linearly from `from` to `to` Hz between `start` and `end` seconds.
-    static func shake(
+    public static func shake(
         amplitude: Double, from: Double, to: Double, direction: Vector3, start: Double, end: Double
     ) -> @Sendable (Double, Vector3) -> Vector3 {
         let unit = direction * (1 / direction.magnitude)
@@ -198,7 +228,7 @@ enum Disturbance {
 
     /// Walking: a vertical bounce of `amplitude` m/s^2 at `frequency` Hz (along gravity) and a
     /// sideways sway of `sway` m/s^2 at half that frequency along the device's x axis.
-    static func walking(amplitude: Double, frequency: Double, sway: Double)
+    public static func walking(amplitude: Double, frequency: Double, sway: Double)
         -> @Sendable (Double, Vector3) -> Vector3
     {
         { time, down in
