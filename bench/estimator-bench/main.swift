@@ -2,6 +2,7 @@
 //
 //     estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
 //     estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+//     estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
 //
 // 1. Generates a long synthetic trace in memory (500,000 samples, 2.8 hours at 50 Hz) (deterministic: a fixed seed, plain Swift math):
 //    a device taken through every orientation with turns, flips, lying down, lap and overhead
@@ -29,8 +30,10 @@
 //    two-sensor trace listed there with `Trace.replayHinge` and prints, per trace: name, lid
 //    switch, expected and decided tablet-mode sequence, final hinge state, the delay of the last
 //    tablet-mode change (from the time the motion passed the deciding angle) and the result.
-//
-// 5. With --properties, the scenario generator's properties (TraceCorpus, ScenarioProperties) at
+// 5. With --recordings, scores every recording of each folder (and their total) instead: spurious
+//    changes, flaps, direct 180-degree flips and delays after labelled transitions, for the
+//    estimator and the per-sample judge (see RecordingsScore.swift).
+// 6. With --properties, the scenario generator's properties (TraceCorpus, ScenarioProperties) at
 //    10,000 seeds each (--seeds N), or one (--property NAME); with --seed S, one seed described
 //    (and with --trace written as a trace). See Properties.swift. They use the default settings.
 //
@@ -399,6 +402,7 @@ func jsonString(_ text: String) -> String {
 let usage = """
     usage: estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
            estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+           estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
            estimator-bench --properties [--seeds N] [--property NAME]
            estimator-bench --property NAME --seed S [--trace]
     """
@@ -410,6 +414,7 @@ var json = false
 var directory: String?
 var recordingPath: String?
 var labelsPath: String?
+var recordingDirectories: [String] = []
 var settings = EstimatorSettings()
 var properties = false
 var propertySeeds: UInt64 = 10_000
@@ -435,9 +440,11 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(usage)
         exit(0)
-    case "--set", "--recording", "--labels":
+    case "--set", "--recording", "--labels", "--recordings":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
-        if argument == "--recording" {
+        if argument == "--recordings" {
+            recordingDirectories.append(value)
+        } else if argument == "--recording" {
             recordingPath = value
         } else if argument == "--labels" {
             labelsPath = value
@@ -460,6 +467,9 @@ if properties || propertySeed != nil {
 
 if let recordingPath {
     exit(reportRecording(recordingPath, labels: labelsPath, settings: settings) ? 0 : 1)
+}
+if !recordingDirectories.isEmpty {
+    exit(reportRecordings(recordingDirectories, settings: settings, json: json) ? 0 : 1)
 }
 
 let trace = syntheticTrace(count: 500_000)
