@@ -264,9 +264,9 @@ public final class Daemon {
         if estimator.isSettling { lastMotion = time }
         if claims.anyWaiting && estimator.orientation != .unknown { answerWaiting() }
         updateSampling()
-        // A change-only sensor's silence means "unchanged": while a decision is pending, its
-        // last report keeps counting as the time passes.
-        acquisition?.holdLastReading(estimator.isSettling || claims.readsWaiting > 0)
+        // A change-only sensor's silence means "unchanged": while a decision (orientation or
+        // tablet mode) is pending, its last report keeps counting as the time passes.
+        acquisition?.holdLastReading(estimator.isSettling || claims.readsWaiting > 0 || tabletMode.decisionPending)
     }
 
     /// `[Orientation] LockInLaptopMode=` is in effect and the device is not in tablet mode:

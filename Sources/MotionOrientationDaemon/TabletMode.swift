@@ -175,6 +175,8 @@ final class TabletMode {
     var hingeMoving: Bool { hinge.lastMotionTime != nil && hinge.lastMotionTime == lastHingeUpdate }
     var lastHingeMotion: Double? { hinge.lastMotionTime }
     var hasVirtualSwitch: Bool { virtualSwitch != nil }
+    /// The tablet-mode decision waits for its evidence time: the hinge needs further readings.
+    var decisionPending: Bool { base != nil && decision.isGatheringEvidence }
 
     /// Lets go of the base accelerometer (before the display's acquisition is replaced).
     func dropBase() {

@@ -6,6 +6,7 @@ Fakes: rig/tablet.py (an evdev switch whose node is a FIFO, a fake /dev/uinput r
 daemon's calls, hinge readings in the hwdb frames), two umockdev IIO accelerometers placed by
 ACCEL_LOCATION, logind through python-dbusmock (energy_mocks.py)."""
 
+import math
 import re
 import signal
 import time
@@ -306,6 +307,33 @@ def test_change_only_display_hub_reports_a_fold_and_tablet_mode_follows_at_once(
     stamp = first_state_write(rig, True, since, CHANGE)
     assert stamp is not None, "no tablet mode after the fold"
     assert stamp - written <= 0.3, stamp - written
+
+
+@pytest.mark.timeout(40)
+def test_change_only_display_report_near_enter_angle_is_held_until_the_evidence_time(make_rig):
+    """The base turned under a still display: one small display report shows 215 degrees,
+    past EnterAngle but not decisively, and the hub says nothing more. Its last report keeps
+    counting while the tablet-mode decision gathers evidence, so tablet mode follows (before,
+    nothing was read again and the mode never changed)."""
+    rig = tablet_rig(make_rig, display=False, theta=120, setup=lambda r: hub_display(r, 120))
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: attribute(rig.display, "buffer/enable") == "1", CHANGE, what="buffer enabled")
+    display = hinge_readings(120)[0]
+    feed(rig.display, [display])  # the report at power-up
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 120), CHANGE, what="HingeAngle 120")
+    time.sleep(1.5)
+    # The base's reading for 215 degrees under the same display: the display turned back.
+    t = math.radians(-215)
+    base = (display[0], math.cos(t) * display[1] - math.sin(t) * display[2],
+            math.sin(t) * display[1] + math.cos(t) * display[2])
+    rig.base.set_gravity(*base)
+    since = len(rig.uinput.writes())
+    feed(rig.display, [(display[0] + 0.05, display[1], display[2])])
+    written = time.monotonic()
+    stamp = first_state_write(rig, True, since, 5.0)
+    assert stamp is not None, "no tablet mode after a report 15 degrees past EnterAngle"
+    assert stamp - written <= 1.5, stamp - written
+    assert near(rig.get_property("HingeAngle"), 215)
 
 
 def test_logind_lid_closed_is_closed_and_stops_the_hinge(make_rig):
