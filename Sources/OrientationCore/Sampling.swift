@@ -83,9 +83,15 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// While the device moves: the estimator's settle time then spans several samples, so a
     /// turn is committed as soon as the evidence allows.
     public var movingIntervalMsec: UInt32 = 40
-    /// How long the moving rate lasts after the last motion: a user who just turned the device
+    /// How long the lingering rate lasts after the last motion: a user who just turned the device
     /// often turns it again, or is still adjusting it.
     public var motionLingerMsec: UInt32 = 5000
+    /// The lingering rate: after the motion, for `motionLingerMsec`. The estimator's own evidence
+    /// needs the moving rate only once it sees motion, and the first reading of a new turn does
+    /// (`isSettling`), so the wait for it is what this interval sets: half of it on average, where
+    /// the still interval would make it 350 ms. Never shorter than the mode's moving interval
+    /// nor longer than its still one.
+    public var lingerIntervalMsec: UInt32 = 40
     /// Still interval in low energy mode.
     public var lowEnergyStillIntervalMsec: UInt32 = 1500
     /// Moving interval in low energy mode.
@@ -135,8 +141,9 @@ public struct SamplingPolicy: Equatable, Sendable {
     ///    interval (`hingeMovingIntervalMsec` while the hinge moves or less than
     ///    `motionLingerMsec` after, else `hingeIntervalMsec`, at least `lowEnergyHingeIntervalMsec`
     ///    in low energy mode or a `critical` thermal state); otherwise off;
-    /// 4. otherwise the moving interval while `moving` or less than `motionLingerMsec` after
-    ///    the last motion, else the still interval, from the critical pair when the thermal
+    /// 4. otherwise the moving interval while `moving`, the lingering interval
+    ///    (`lingerIntervalMsec`, within the pair's two) less than `motionLingerMsec` after the
+    ///    last motion, else the still interval, from the critical pair when the thermal
     ///    state is `critical`, else the low-energy pair in low energy mode, else the normal
     ///    pair. A slower mode never samples faster than a less frugal one, whatever the config
     ///    says: the low-energy intervals are at least the normal ones, the critical ones at
@@ -153,7 +160,8 @@ public struct SamplingPolicy: Equatable, Sendable {
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
         let hinge = hingePlan(inputs)
         guard inputs.claims > 0 else { return hinge }
-        let moving = inputs.changeOnly || isMoving(inputs.moving, secondsSince: inputs.secondsSinceMotion)
+        let lingering = isMoving(false, secondsSince: inputs.secondsSinceMotion)
+        let moving = inputs.changeOnly || inputs.moving
         var still = stillIntervalMsec
         var fast = movingIntervalMsec
         if inputs.lowEnergy || inputs.thermalState == .critical {
@@ -164,7 +172,7 @@ public struct SamplingPolicy: Equatable, Sendable {
             still = max(still, criticalStillIntervalMsec)
             fast = max(fast, criticalMovingIntervalMsec)
         }
-        let interval = moving ? fast : still
+        let interval = moving ? fast : lingering ? min(max(lingerIntervalMsec, fast), still) : still
         if case .every(let hingeInterval) = hinge, hingeInterval < interval {
             return .every(intervalMsec: hingeInterval)
         }
@@ -235,6 +243,9 @@ public struct SamplingPolicy: Equatable, Sendable {
             Field(
                 key: "MotionLingerMsec", get: { $0.motionLingerMsec }, set: { $0.motionLingerMsec = $1 },
                 range: motionLingerRange),
+            Field(
+                key: "LingerIntervalMsec", get: { $0.lingerIntervalMsec }, set: { $0.lingerIntervalMsec = $1 },
+                range: intervalRange),
             Field(
                 key: "LowEnergyStillIntervalMsec", get: { $0.lowEnergyStillIntervalMsec },
                 set: { $0.lowEnergyStillIntervalMsec = $1 }, range: intervalRange),

@@ -67,6 +67,40 @@ import Testing
         #expect(plan(secondsSinceMotion: nil) == .every(intervalMsec: 700))
     }
 
+    @Test func theLingerHasARateOfItsOwnWithinThePairOfItsMode() {
+        var policy = SamplingPolicy()
+        policy.lingerIntervalMsec = 150
+        func plan(moving: Bool = false, since: Double?, lowEnergy: Bool = false, critical: Bool = false) -> UInt32 {
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, moving: moving, secondsSinceMotion: since,
+                    lowEnergy: lowEnergy, thermalState: critical ? .critical : .nominal)
+            ).intervalMsec
+        }
+        // Moving now: the moving rate, however recent the motion.
+        #expect(plan(moving: true, since: 0) == 40)
+        // After it, for the linger: the linger's rate; then the still one.
+        #expect(plan(since: 0) == 150)
+        #expect(plan(since: 4.999) == 150)
+        #expect(plan(since: 5) == 700)
+        #expect(plan(since: nil) == 700)
+        // Never faster than the mode's moving interval, never slower than its still one.
+        #expect(plan(since: 1, lowEnergy: true) == 150)
+        #expect(plan(since: 1, critical: true) == 250)
+        policy.lingerIntervalMsec = 10
+        #expect(plan(since: 1) == 40)
+        #expect(plan(since: 1, lowEnergy: true) == 100)
+        policy.lingerIntervalMsec = 5000
+        #expect(plan(since: 1) == 700)
+        #expect(plan(since: 1, lowEnergy: true) == 1500)
+        // A change-only sensor keeps the moving interval: its silence costs nothing.
+        #expect(
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, secondsSinceMotion: 1, changeOnly: true))
+                == .every(intervalMsec: 40))
+    }
+
     @Test func lowEnergySlowsBothRates() {
         #expect(plan(lowEnergy: true) == .every(intervalMsec: 1500))
         #expect(plan(moving: true, lowEnergy: true) == .every(intervalMsec: 100))
