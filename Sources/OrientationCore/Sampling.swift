@@ -10,6 +10,9 @@ public struct SamplingInputs: Equatable, Sendable {
     public var moving: Bool
     /// Seconds since `moving` was last true; nil when it never was.
     public var secondsSinceMotion: Double?
+    /// Seconds the device was still before the latest motion began (`MotionHistory`); infinity
+    /// for the first motion seen, nil when not known (then the motion lingers as a repeat).
+    public var stillBeforeMotion: Double?
     /// Whether low energy mode is in effect (`EnergyPolicy.reasons` is not empty).
     public var lowEnergy: Bool
     /// The overall thermal state.
@@ -32,15 +35,17 @@ public struct SamplingInputs: Equatable, Sendable {
 
     public init(
         claims: Int, pendingReads: Int, hasAccelerometer: Bool, moving: Bool = false,
-        secondsSinceMotion: Double? = nil, lowEnergy: Bool = false, thermalState: ThermalState = .nominal,
-        paused: Bool = false, virtualSwitch: Bool = false, hingeMoving: Bool = false,
-        secondsSinceHingeMotion: Double? = nil, lidClosed: Bool = false, changeOnly: Bool = false
+        secondsSinceMotion: Double? = nil, stillBeforeMotion: Double? = nil, lowEnergy: Bool = false,
+        thermalState: ThermalState = .nominal, paused: Bool = false, virtualSwitch: Bool = false,
+        hingeMoving: Bool = false, secondsSinceHingeMotion: Double? = nil, lidClosed: Bool = false,
+        changeOnly: Bool = false
     ) {
         self.claims = claims
         self.pendingReads = pendingReads
         self.hasAccelerometer = hasAccelerometer
         self.moving = moving
         self.secondsSinceMotion = secondsSinceMotion
+        self.stillBeforeMotion = stillBeforeMotion
         self.lowEnergy = lowEnergy
         self.thermalState = thermalState
         self.paused = paused
@@ -92,6 +97,11 @@ public struct SamplingPolicy: Equatable, Sendable {
     /// the still interval would make it 350 ms. Never shorter than the mode's moving interval
     /// nor longer than its still one.
     public var lingerIntervalMsec: UInt32 = 40
+    /// The linger follows only a motion that repeats one: one that began less than this after the
+    /// motion before it. A device turned once a minute is then read at the still rate right
+    /// after each turn (a turn costs the few readings it is seen in), one turned again and again
+    /// lingers from its second turn on. 0: every motion lingers.
+    public var repeatWindowMsec: UInt32 = 0
     /// Still interval in low energy mode.
     public var lowEnergyStillIntervalMsec: UInt32 = 1500
     /// Moving interval in low energy mode.
@@ -160,7 +170,9 @@ public struct SamplingPolicy: Equatable, Sendable {
         if inputs.pendingReads > 0 { return .every(intervalMsec: acquisitionIntervalMsec) }
         let hinge = hingePlan(inputs)
         guard inputs.claims > 0 else { return hinge }
-        let lingering = isMoving(false, secondsSince: inputs.secondsSinceMotion)
+        let repeated =
+            repeatWindowMsec == 0 || inputs.stillBeforeMotion.map { $0 * 1000 < Double(repeatWindowMsec) } ?? true
+        let lingering = repeated && isMoving(false, secondsSince: inputs.secondsSinceMotion)
         let moving = inputs.changeOnly || inputs.moving
         var still = stillIntervalMsec
         var fast = movingIntervalMsec
@@ -247,6 +259,9 @@ public struct SamplingPolicy: Equatable, Sendable {
                 key: "LingerIntervalMsec", get: { $0.lingerIntervalMsec }, set: { $0.lingerIntervalMsec = $1 },
                 range: intervalRange),
             Field(
+                key: "RepeatWindowMsec", get: { $0.repeatWindowMsec }, set: { $0.repeatWindowMsec = $1 },
+                range: motionLingerRange),
+            Field(
                 key: "LowEnergyStillIntervalMsec", get: { $0.lowEnergyStillIntervalMsec },
                 set: { $0.lowEnergyStillIntervalMsec = $1 }, range: intervalRange),
             Field(
@@ -289,5 +304,31 @@ public struct SamplingPolicy: Equatable, Sendable {
             ("CriticalMovingIntervalMsec", "CriticalStillIntervalMsec"),
             ("HingeMovingIntervalMsec", "HingeIntervalMsec"),
         ].map { (field(named: $0.0)!, field(named: $0.1)!) }
+    }
+}
+
+/// When the estimator last saw motion, and how long the device was still before that motion
+/// began: what `SamplingInputs.secondsSinceMotion` and `stillBeforeMotion` are made of. Readings
+/// that see motion less than `episodeGap` apart are one motion (a turn's readings, its settling).
+public struct MotionHistory: Equatable, Sendable {
+    /// Quiet time that separates two motions, seconds: longer than a still interval, so two
+    /// readings of one turn at the still rate are not taken for two motions.
+    public static let episodeGap = 1.0
+    /// When a reading last saw motion; nil before the first.
+    public private(set) var lastMotion: Double?
+    /// Seconds of stillness before the latest motion began; infinity for the first one.
+    public private(set) var stillBeforeMotion: Double?
+
+    public init() {}
+
+    /// Notes a reading at `time` (monotonic seconds) and whether it saw motion.
+    public mutating func note(moving: Bool, at time: Double) {
+        guard moving else { return }
+        if let last = lastMotion {
+            if time - last > Self.episodeGap { stillBeforeMotion = time - last }
+        } else {
+            stillBeforeMotion = .infinity
+        }
+        lastMotion = time
     }
 }

@@ -101,6 +101,60 @@ import Testing
                 == .every(intervalMsec: 40))
     }
 
+    @Test func theLingerFollowsOnlyAMotionThatRepeatsOne() {
+        var policy = SamplingPolicy()
+        policy.lingerIntervalMsec = 150
+        policy.motionLingerMsec = 3500
+        policy.repeatWindowMsec = 20000
+        func plan(still: Double?, since: Double = 1) -> UInt32 {
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, secondsSinceMotion: since,
+                    stillBeforeMotion: still)
+            ).intervalMsec
+        }
+        // A turn after a minute still: back to the still rate once it is over.
+        #expect(plan(still: 60) == 700)
+        #expect(plan(still: .infinity) == 700)  // the first motion seen
+        #expect(plan(still: 20) == 700)
+        // A turn 2 s after the one before: the linger, for its time.
+        #expect(plan(still: 2) == 150)
+        #expect(plan(still: 19.999) == 150)
+        #expect(plan(still: 2, since: 3.5) == 700)
+        // Not known (a caller with no history): the linger, as before the window.
+        #expect(plan(still: nil) == 150)
+        // Moving now: the moving rate, repeated or not.
+        #expect(
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, moving: true, secondsSinceMotion: 0,
+                    stillBeforeMotion: 60)) == .every(intervalMsec: 40))
+        // A window of 0: every motion lingers.
+        policy.repeatWindowMsec = 0
+        #expect(plan(still: 60) == 150)
+    }
+
+    @Test func motionHistoryTellsOneMotionFromTheNext() {
+        var history = MotionHistory()
+        #expect(history.lastMotion == nil && history.stillBeforeMotion == nil)
+        history.note(moving: false, at: 5)
+        #expect(history.lastMotion == nil && history.stillBeforeMotion == nil)
+        history.note(moving: true, at: 10)
+        #expect(history.lastMotion == 10 && history.stillBeforeMotion == .infinity)
+        // The turn's own readings, even 0.7 s apart at the still rate: the same motion.
+        history.note(moving: true, at: 10.04)
+        history.note(moving: true, at: 10.74)
+        #expect(history.lastMotion == 10.74 && history.stillBeforeMotion == .infinity)
+        history.note(moving: false, at: 11.5)
+        #expect(history.lastMotion == 10.74)
+        // Quiet for more than a second: a new motion, and the stillness before it.
+        history.note(moving: true, at: 13.24)
+        #expect(history.lastMotion == 13.24)
+        #expect(abs(history.stillBeforeMotion! - 2.5) < 1e-9)
+        history.note(moving: true, at: 13.28)
+        #expect(abs(history.stillBeforeMotion! - 2.5) < 1e-9)
+    }
+
     @Test func lowEnergySlowsBothRates() {
         #expect(plan(lowEnergy: true) == .every(intervalMsec: 1500))
         #expect(plan(moving: true, lowEnergy: true) == .every(intervalMsec: 100))
