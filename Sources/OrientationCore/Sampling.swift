@@ -93,15 +93,18 @@ public struct SamplingPolicy: Equatable, Sendable {
     public var motionLingerMsec: UInt32 = 5000
     /// The lingering rate: after the motion, for `motionLingerMsec`. The estimator's own evidence
     /// needs the moving rate only once it sees motion, and the first reading of a new turn does
-    /// (`isSettling`), so the wait for it is what this interval sets: half of it on average, where
-    /// the still interval would make it 350 ms. Never shorter than the mode's moving interval
-    /// nor longer than its still one.
-    public var lingerIntervalMsec: UInt32 = 40
+    /// (`isSettling`), so the wait for it is what this interval sets: 60 ms on average, where
+    /// the still interval would make it 350 ms, and a turn soon after another is decided in
+    /// about 140 ms, under half of iio-sensor-proxy's time, at 8 reads a second instead of 25
+    /// (`make bench`, the mixed day). Never shorter than the mode's moving interval nor longer
+    /// than its still one.
+    public var lingerIntervalMsec: UInt32 = 120
     /// The linger follows only a motion that repeats one: one that began less than this after the
     /// motion before it. A device turned once a minute is then read at the still rate right
     /// after each turn (a turn costs the few readings it is seen in), one turned again and again
-    /// lingers from its second turn on. 0: every motion lingers.
-    public var repeatWindowMsec: UInt32 = 0
+    /// lingers from its second turn on. 0: every motion lingers. A turn a minute then costs
+    /// about 5 reads more than the still rate's, not 130 (`make bench`, the mixed day).
+    public var repeatWindowMsec: UInt32 = 20000
     /// Still interval in low energy mode.
     public var lowEnergyStillIntervalMsec: UInt32 = 1500
     /// Moving interval in low energy mode.
@@ -311,9 +314,10 @@ public struct SamplingPolicy: Equatable, Sendable {
 /// began: what `SamplingInputs.secondsSinceMotion` and `stillBeforeMotion` are made of. Readings
 /// that see motion less than `episodeGap` apart are one motion (a turn's readings, its settling).
 public struct MotionHistory: Equatable, Sendable {
-    /// Quiet time that separates two motions, seconds: longer than a still interval, so two
-    /// readings of one turn at the still rate are not taken for two motions.
-    public static let episodeGap = 1.0
+    /// Quiet time that separates two motions, seconds: a turn is read at the moving rate from
+    /// its first reading on, so its readings are well under this apart, while the first reading
+    /// of the next turn comes a linger or still interval (120 or 700 ms) after the last one.
+    public static let episodeGap = 0.5
     /// When a reading last saw motion; nil before the first.
     public private(set) var lastMotion: Double?
     /// Seconds of stillness before the latest motion began; infinity for the first one.

@@ -20,6 +20,8 @@ import Testing
         #expect(policy.stillIntervalMsec == 700)  // iio-sensor-proxy's poll: 1.43 reads per second
         #expect(policy.movingIntervalMsec == 40)
         #expect(policy.motionLingerMsec == 5000)
+        #expect(policy.lingerIntervalMsec == 120)  // a turn soon after another: under half theirs
+        #expect(policy.repeatWindowMsec == 20000)  // a turn a minute: no linger
         #expect(policy.lowEnergyStillIntervalMsec == 1500)
         #expect(policy.lowEnergyMovingIntervalMsec == 100)
         #expect(policy.criticalStillIntervalMsec == 3000)
@@ -60,8 +62,9 @@ import Testing
     }
 
     @Test func movingRateLingersAfterMotion() {
-        #expect(plan(secondsSinceMotion: 0) == .every(intervalMsec: 40))
-        #expect(plan(secondsSinceMotion: 4.999) == .every(intervalMsec: 40))
+        // With no history of the motion before (stillBeforeMotion nil): the linger's rate.
+        #expect(plan(secondsSinceMotion: 0) == .every(intervalMsec: 120))
+        #expect(plan(secondsSinceMotion: 4.999) == .every(intervalMsec: 120))
         #expect(plan(secondsSinceMotion: 5) == .every(intervalMsec: 700))
         #expect(plan(secondsSinceMotion: 5.001) == .every(intervalMsec: 700))
         #expect(plan(secondsSinceMotion: nil) == .every(intervalMsec: 700))
@@ -141,24 +144,28 @@ import Testing
         #expect(history.lastMotion == nil && history.stillBeforeMotion == nil)
         history.note(moving: true, at: 10)
         #expect(history.lastMotion == 10 && history.stillBeforeMotion == .infinity)
-        // The turn's own readings, even 0.7 s apart at the still rate: the same motion.
+        // The turn's own readings at the moving rate, a settling pause among them: one motion.
         history.note(moving: true, at: 10.04)
-        history.note(moving: true, at: 10.74)
-        #expect(history.lastMotion == 10.74 && history.stillBeforeMotion == .infinity)
-        history.note(moving: false, at: 11.5)
-        #expect(history.lastMotion == 10.74)
-        // Quiet for more than a second: a new motion, and the stillness before it.
-        history.note(moving: true, at: 13.24)
-        #expect(history.lastMotion == 13.24)
-        #expect(abs(history.stillBeforeMotion! - 2.5) < 1e-9)
-        history.note(moving: true, at: 13.28)
+        history.note(moving: false, at: 10.08)
+        history.note(moving: true, at: 10.4)
+        #expect(history.lastMotion == 10.4 && history.stillBeforeMotion == .infinity)
+        history.note(moving: false, at: 10.8)
+        #expect(history.lastMotion == 10.4)
+        // The next turn's first reading, a still interval after the last motion: a new motion,
+        // and the stillness before it.
+        history.note(moving: true, at: 11.1)
+        #expect(history.lastMotion == 11.1)
+        #expect(abs(history.stillBeforeMotion! - 0.7) < 1e-9)
+        history.note(moving: true, at: 11.14)
+        #expect(abs(history.stillBeforeMotion! - 0.7) < 1e-9)
+        history.note(moving: true, at: 13.64)
         #expect(abs(history.stillBeforeMotion! - 2.5) < 1e-9)
     }
 
     @Test func lowEnergySlowsBothRates() {
         #expect(plan(lowEnergy: true) == .every(intervalMsec: 1500))
         #expect(plan(moving: true, lowEnergy: true) == .every(intervalMsec: 100))
-        #expect(plan(secondsSinceMotion: 1, lowEnergy: true) == .every(intervalMsec: 100))
+        #expect(plan(secondsSinceMotion: 1, lowEnergy: true) == .every(intervalMsec: 120))  // the linger, within 100...1500
         // Fair and serious alone change nothing (serious acts through low energy mode).
         #expect(plan(thermalState: .fair) == .every(intervalMsec: 700))
         #expect(plan(thermalState: .serious) == .every(intervalMsec: 700))

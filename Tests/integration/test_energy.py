@@ -529,7 +529,8 @@ def test_motion_uses_the_fast_interval_of_the_mode(make_rig, mode, still, moving
 
 
 def test_after_the_motion_the_linger_reads_at_its_own_interval_for_its_time(make_rig):
-    rig = energy_rig(make_rig, Sampling={"MotionLingerMsec": "1500", "LingerIntervalMsec": "200"})
+    rig = energy_rig(make_rig, Sampling={"MotionLingerMsec": "1500", "LingerIntervalMsec": "200",
+                                         "RepeatWindowMsec": "0"})
     claimer = claim(rig)
     signals = Signals(claimer)
     mark = signals.mark()
