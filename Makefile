@@ -87,8 +87,9 @@ demo: deps build
 
 # Figures, not tests: estimator-bench's throughput and trace corpus table, then
 # motion-orientationd measured side by side with iio-sensor-proxy on one fake device (one
-# table, JSON in bench/results.json). About 8 minutes; BENCH_ARGS=--quick for a 2-minute
-# smoke run; `make bench BENCH_ARGS=--help` lists the knobs (the bench/ package's modules).
+# table, JSON in bench/results.json), then the mixed day (two 10-minute workloads). About 30
+# minutes; BENCH_ARGS=--quick for a 5-minute smoke run; BENCH_ARGS='--day-only --variant ...'
+# for the day alone per [Sampling] variant; `make bench BENCH_ARGS=--help` lists the knobs.
 BENCH_ARGS ?=
 bench: deps build
 	cd $(CURDIR) && $(RIG_PYTHON) -m bench --build-dir $(RELEASE) $(BENCH_ARGS)

@@ -45,6 +45,15 @@ What it measures (DESIGN.md sections 5 and 6):
     seconds after the hub's one report at power-up (goal 0), and the reaction from rest
     (--rest seconds, at most 5) to a turn the hub reports as three scans 40 ms apart,
     timed from its last report.
+  * the mixed day (bench/day.py): both daemons claimed on the one device for a whole
+    workload of --day-seconds (default 600, --quick 60) each: "desk", still with a quarter
+    turn once a minute (a step and a smooth turn by turns), and "lap", a tablet on a lap
+    (breathing, sway, a shift now and then, tremor) with one turn in 5 minutes; wakeups/s and
+    CPU over all of it (goal: at most theirs), every turn timed on both, our seconds at each
+    sampling interval. --variant NAME:Key=Value,... repeats it with [Sampling] keys given to
+    ours (the shipped defaults first), each followed by --day-reactions spaced and smooth
+    turns; one line per variant and workload in the trade table printed last. --day-only
+    measures nothing else (a variant costs about 2 x --day-seconds + 1 minute).
   * start-up: exec -> the bus name's NameOwnerChanged at the monitor, --starts times each.
   * estimator-bench --json Tests/traces: throughput and the corpus table (its text output
     is printed first, as `make bench` always did).
@@ -62,6 +71,7 @@ Modules:
   __main__      the command line, the run, the exit status
   side_by_side  Bench: both daemons on one rig, the measured phases (start-up, energy
                 windows, memory, reactions, spurious changes)
+  day           the mixed day: whole workloads with turns, per [Sampling] variant
   change_only   the change-only HID hub phase, each daemon in turn on its own rig
   offline       the figures that need no running daemon (estimator-bench, the estimator's
                 step delay through `replay`, binary sizes)

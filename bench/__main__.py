@@ -40,6 +40,17 @@ def main():
     parser.add_argument("--starts", type=int, help="starts of each daemon timed (default 10)")
     parser.add_argument("--trace-seconds", type=float,
                         help="replay at most this much of each trace (default: all)")
+    parser.add_argument("--day-seconds", type=float,
+                        help="seconds of each mixed-day workload, desk and lap "
+                        "(default 600, --quick 60; 0 leaves them out)")
+    parser.add_argument("--day-reactions", type=int,
+                        help="spaced and smooth reaction turns timed after each day variant "
+                        "(default 8)")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME:Key=Value,...",
+                        help="a mixed-day variant: [Sampling] keys given to our daemon "
+                        "(repeatable; the shipped defaults always run first)")
+    parser.add_argument("--day-only", action="store_true",
+                        help="only the mixed-day workloads and their variants")
     parser.add_argument("--seed", type=int, default=8, help="seed of the turn schedule")
     parser.add_argument("--build-dir", default=os.environ.get("MO_BUILD_DIR",
                                                               str(REPO / ".build" / "release")),
@@ -49,7 +60,8 @@ def main():
     defaults = {"runs": 1 if quick else 3, "minute": 15.0 if quick else 60.0,
                 "window": 3.0 if quick else 10.0, "read_window": 2.0 if quick else 5.0,
                 "rotations": 6 if quick else 24, "rest_rotations": 1 if quick else 4,
-                "starts": 3 if quick else 10, "trace_seconds": 8.0 if quick else None}
+                "starts": 3 if quick else 10, "trace_seconds": 8.0 if quick else None,
+                "day_seconds": 60.0 if quick else 600.0, "day_reactions": 6 if quick else 8}
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)

@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 
 from .daemons import Ours, SensorProxy
+from .day import WORKLOADS
 from .motion import SPURIOUS_TRACES
 from .progress import STARTED
-from .table import Table, stats
+from .table import Table, fmt_number, render_grid, stats
 
 
 def build_table(results, args):
@@ -139,6 +140,7 @@ def build_table(results, args):
         t.add("reads_" + phase, "sensor reads, low energy, " + label, "1/s",
               reads(phase + "_reads", OURS), reads(phase + "_reads", ISP), digits=2,
               required=False)
+    day_rows(t, R.get("day", {}).get("shipped"))
     # tablet mode (ours only: iio-sensor-proxy has none)
     tab = R.get("tablet", {})
     t.section("tablet mode: display + base accelerometers, fake /dev/uinput (ours only)")
@@ -199,8 +201,93 @@ def build_table(results, args):
     return t
 
 
+def day_rows(t, shipped):
+    """The mixed day of the shipped defaults in the table of figures: wakeups and CPU over each
+    whole workload, both daemons; goal at most theirs."""
+    if not shipped:
+        return
+    t.section("mixed day: claimed on one device for the whole workload (bench/day.py)")
+    for w in WORKLOADS:
+        got = shipped.get(w.key)
+        if not got:
+            continue
+        e = got["energy"]
+        for field, name, unit, digits in (("wakeups", "wakeups", "1/s", 2), ("cpu_ms", "CPU", "ms/s", 3)):
+            o = e[Ours.label][field]
+            i = e[SensorProxy.label][field] if SensorProxy.label in e else None
+            t.add("day_%s_%s" % (w.key, field), "%s, %s (%.0f s)" % (name, w.label, got["seconds"]),
+                  unit, o, i, digits=digits, target="<= 1.0x theirs",
+                  met=None if i is None else o <= i)
+
+
+def _median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def _pair(o, i, digits=0):
+    ratio = " %.2fx" % (o / i) if isinstance(o, (int, float)) and isinstance(i, (int, float)) and i else ""
+    return "%s/%s%s" % (fmt_number(o, digits), fmt_number(i, digits), ratio)
+
+
+def day_grid(day):
+    """The trade table: one line per variant and workload, ours/theirs and the ratio."""
+    header = ("variant", "day", "wakeups/s", "CPU ms/s", "fast s", "step ms", "smooth ms",
+              "spaced ms", "smooth end ms med/max")
+    rows = []
+    for name, v in day.items():
+        reaction = v.get("reaction") or {}
+        spaced = reaction.get("spaced", [])
+        smooth = reaction.get("smooth", [])
+        spaced_cell = _pair(_median([x.get(Ours.label) for x in spaced]),
+                            _median([x.get(SensorProxy.label) for x in spaced])) if spaced else "-"
+        ours_smooth = [x.get(Ours.label) for x in smooth]
+        smooth_cell = ("%s/%s%s" % (fmt_number(_median(ours_smooth), 0),
+                                    fmt_number(max([x for x in ours_smooth if x is not None],
+                                                   default=None), 0),
+                                    " missed %d" % ours_smooth.count(None) if None in ours_smooth
+                                    else "")) if smooth else "-"
+        for k, w in enumerate(WORKLOADS):
+            got = v.get(w.key)
+            if not got:
+                continue
+            e = got["energy"]
+            o, i = e[Ours.label], e.get(SensorProxy.label, {})
+            fast = sum(s for interval, s in got["interval_seconds"].items()
+                       if interval < max(got["interval_seconds"], key=got["interval_seconds"].get))
+            turns = got["turns"]
+
+            def turn_cell(kind):
+                picked = [x for x in turns if x["kind"] == kind]
+                if not picked:
+                    return "-"
+                return _pair(_median([x.get(Ours.label) for x in picked]),
+                             _median([x.get(SensorProxy.label) for x in picked]))
+            rows.append((name if k == 0 else "", w.key,
+                         _pair(o["wakeups"], i.get("wakeups"), 2), _pair(o["cpu_ms"], i.get("cpu_ms"), 3),
+                         "%.1f" % fast, turn_cell("step"), turn_cell("smooth"),
+                         spaced_cell if k == 0 else "", smooth_cell if k == 0 else ""))
+    return render_grid(header, rows)
+
+
+def print_day(day):
+    if not day:
+        return
+    print("== mixed day, ours/theirs (ratio): wakeups and CPU over the whole workload; fast s: our "
+          "seconds below the still interval; step/smooth: the day's turns (smooth from their end), "
+          "median; spaced, smooth end: the bench's reaction turns after the day")
+    for name, v in day.items():
+        print("   %s: %s" % (name, ", ".join("%s=%s" % kv for kv in v["keys"].items())
+                             or "shipped defaults"))
+    print(day_grid(day))
+
+
+
 def print_and_save(bench, args):
     """Print the table and write the JSON; returns what could not be measured."""
+    if args.day_only:
+        print_day(bench.results.get("day", {}))
+        return save(bench, args, None, bench.failures)
     table = build_table(bench.results, args)
     print("== motion-orientationd vs iio-sensor-proxy (same umockdev device, same private bus, "
           "same motion)")
@@ -225,10 +312,15 @@ def print_and_save(bench, args):
             if who in res:
                 parts.append("%s %s" % (who, ">".join(res[who]["observed"]) or "(none)"))
         print("   %s changes: %s" % (label, "; ".join(parts)))
-    missing = table.missing + bench.failures
+    print_day(R.get("day", {}))
+    return save(bench, args, table, table.missing + bench.failures)
+
+
+def save(bench, args, table, missing):
     output = {"generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
               "args": {k: v for k, v in vars(args).items()},
-              "table": table.json_rows(), "details": R, "missing": missing}
+              "table": table.json_rows() if table else [], "details": bench.results,
+              "missing": missing}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(output, indent=1, default=str) + "\n")
     print("   JSON: %s  (%.0f s)" % (args.output, time.monotonic() - STARTED))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import rig
 
-from . import change_only, offline, tablet
+from . import change_only, day, offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import HAND_TURNS, RING, SPURIOUS_TRACES, Motion, hand_turn, read_expected, read_trace, replay
 from .procfs import drop_cached, proc_counters, rates, rss_breakdown, rss_kib
@@ -180,7 +180,7 @@ class Bench:
 
         if first:
             self.settle_still()
-            self.measure_reactions()
+            self.results["reaction"] = self.measure_reactions(a.rotations, a.rest_rotations)
             self.measure_spurious()
 
         remaining = a.minute - (time.monotonic() - claimed_at)
@@ -221,23 +221,25 @@ class Bench:
             out[d.label] = None if ts is None else (ts - written) * 1000
         return out
 
-    def measure_reactions(self):
+    def measure_reactions(self, rotations, rest_rotations):
+        """Turns from rest, spaced step turns and smooth turns, timed on both daemons:
+        {"from_rest": [...], "spaced": [...], "smooth": [...], "seed": ...}."""
         a = self.args
         daemons = [self.ours] + ([self.isp] if self.isp else [])
         rng = random.Random(a.seed)
         current = "portrait"
         self.rig.accel.set_pose(current)
         rest = []
-        for i in range(a.rest_rotations):
-            log("reaction from rest %d/%d (%g s still first)" % (i + 1, a.rest_rotations, a.rest))
+        for i in range(rest_rotations):
+            log("reaction from rest %d/%d (%g s still first)" % (i + 1, rest_rotations, a.rest))
             time.sleep(a.rest)
             target, since, written = self.rotate(current, rng)
             rest.append({"to": target, **self.react(daemons, target, since, written,
                                                     time.monotonic() + 4.0)})
             current = target
-        log("reaction: %d quarter turns 1.5-3 s apart (+1 warm-up)" % a.rotations)
+        log("reaction: %d quarter turns 1.5-3 s apart (+1 warm-up)" % rotations)
         spaced = []
-        for i in range(a.rotations + 1):
+        for i in range(rotations + 1):
             spacing = rng.uniform(1.5, 3.0)
             target, since, written = self.rotate(current, rng)
             began = time.monotonic()
@@ -250,10 +252,10 @@ class Bench:
             if delay > 0:
                 time.sleep(delay)
         smooth = []
-        log("reaction: %d smooth quarter turns by hand (0.3-0.6 s), 2 s apart" % a.rotations)
+        log("reaction: %d smooth quarter turns by hand (0.3-0.6 s), 2 s apart" % rotations)
         current = hand_turn(self.rig.accel, current, 1, 0.45)  # warm-up: both sample fast from here
         time.sleep(2.0)
-        for i in range(a.rotations):
+        for i in range(rotations):
             duration = HAND_TURNS[i % len(HAND_TURNS)]
             since = self.monitor.mark()
             target = hand_turn(self.rig.accel, current, rng.choice((1, -1)), duration)
@@ -263,8 +265,8 @@ class Bench:
             smooth.append(result)
             current = target
             time.sleep(2.0)
-        self.results["reaction"] = {"from_rest": rest, "spaced": spaced, "smooth": smooth, "seed": a.seed}
         self.rig.accel.set_pose("portrait")
+        return {"from_rest": rest, "spaced": spaced, "smooth": smooth, "seed": a.seed}
 
     # -- spurious changes
 
@@ -316,7 +318,30 @@ class Bench:
 
     # -- everything
 
+    def open_rig(self):
+        self.rig = self.make_rig()
+        self.monitor = self.rig.monitor()
+        self.ours = Ours(self.rig)
+        self.isp = SensorProxy(self.rig) if self.have_isp else None
+
+    def run_day_only(self):
+        """--day-only: the mixed-day workloads and their variants, nothing else."""
+        for binary in (self.daemon_binary, self.client_binary):
+            if not os.access(binary, os.X_OK):
+                raise SystemExit("bench: %s is missing (make build)" % binary)
+        if not self.have_isp:
+            self.failures.append("iio-sensor-proxy or monitor-sensor is not installed")
+        self.open_rig()
+        try:
+            day.measure(self)
+        finally:
+            self.rig.close()
+            os.rmdir(self.workdir)
+
     def run(self):
+        if self.args.day_only:
+            self.run_day_only()
+            return
         # The figures are the shipped daemon's: a plain `swift build -c release` one is refused.
         if os.access(self.daemon_binary, os.X_OK):
             try:
@@ -333,15 +358,14 @@ class Bench:
             self.failures.append("iio-sensor-proxy or monitor-sensor is not installed")
         if not self.have_strace:
             log("strace not found: sensor reads per second and CPU per sample are n/a")
-        self.rig = self.make_rig()
+        self.open_rig()
         try:
-            self.monitor = self.rig.monitor()
-            self.ours = Ours(self.rig)
-            self.isp = SensorProxy(self.rig) if self.have_isp else None
             log("start-up: %d starts of each daemon" % self.args.starts)
             self.measure_startup(self.rig, self.monitor)
             for index in range(self.args.runs):
                 self.run_once(index + 1, first=(index == 0))
+            if self.args.day_seconds > 0:
+                day.measure(self)
         finally:
             self.rig.close()
             try:

@@ -95,3 +95,15 @@ class Table:
 
     def json_rows(self):
         return [{k: v for k, v in row.items() if k != "digits"} for row in self.rows]
+
+
+def render_grid(header, rows):
+    """A plain table: the first column left-aligned, the others right-aligned."""
+    cells = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[c]) for row in cells) for c in range(len(header))]
+
+    def line(row):
+        return "  ".join([row[0].ljust(widths[0])]
+                         + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]).rstrip()
+    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)]
+                     + [line(row) for row in cells[1:]])

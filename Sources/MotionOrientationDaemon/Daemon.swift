@@ -37,8 +37,8 @@ public final class Daemon {
     private(set) var orientations: OrientationAnnouncer!
     /// The sampling plan in force (the acquisition's; off without a sensor).
     var plan: SamplingPlan { acquisition?.plan ?? .off }
-    /// When the estimator last saw motion (monotonic seconds).
-    private var lastMotion: Double?
+    /// When the estimator last saw motion (monotonic seconds), and the stillness before it.
+    private var motion = MotionHistory()
 
     /// Reads the configuration (its problems are logged); nil when it cannot be read at all
     /// (a `--config` file that is missing or unreadable).
@@ -225,9 +225,9 @@ public final class Daemon {
     func updateSampling() {
         let now = monotonicSeconds()
         let inputs = SamplingInputs(
-            claims: claims.claimants.count, pendingReads: claims.readsWaiting,
-            hasAccelerometer: acquisition != nil, moving: estimator.isSettling,
-            secondsSinceMotion: lastMotion.map { now - $0 }, lowEnergy: lowEnergy.isLow,
+            claims: claims.claimants.count, pendingReads: claims.readsWaiting, hasAccelerometer: acquisition != nil,
+            moving: estimator.isSettling, secondsSinceMotion: motion.lastMotion.map { now - $0 },
+            stillBeforeMotion: motion.stillBeforeMotion, lowEnergy: lowEnergy.isLow,
             thermalState: lowEnergy.thermal.state, paused: isPaused, virtualSwitch: tabletMode.hasVirtualSwitch,
             hingeMoving: tabletMode.hingeMoving, secondsSinceHingeMotion: tabletMode.lastHingeMotion.map { now - $0 },
             lidClosed: tabletMode.lidClosed, changeOnly: acquisition?.readsChangesOnly ?? false)
@@ -261,7 +261,7 @@ public final class Daemon {
         // The base sensor in the same wakeup, for the hinge.
         tabletMode.takeDisplay(reading, at: time)
         sensorProxy.take(reading)
-        if estimator.isSettling { lastMotion = time }
+        motion.note(moving: estimator.isSettling, at: time)
         if claims.anyWaiting && estimator.orientation != .unknown { answerWaiting() }
         updateSampling()
         // A change-only sensor's silence means "unchanged": while a decision (orientation or
@@ -285,7 +285,7 @@ public final class Daemon {
     /// readings decide.
     private func resetEstimate() {
         estimator.reset()
-        lastMotion = nil
+        motion = MotionHistory()
         tabletMode.forgetContinuity()
     }
 }

@@ -20,6 +20,8 @@ import Testing
         #expect(policy.stillIntervalMsec == 700)  // iio-sensor-proxy's poll: 1.43 reads per second
         #expect(policy.movingIntervalMsec == 40)
         #expect(policy.motionLingerMsec == 5000)
+        #expect(policy.lingerIntervalMsec == 120)  // a turn soon after another: under half theirs
+        #expect(policy.repeatWindowMsec == 20000)  // a turn a minute: no linger
         #expect(policy.lowEnergyStillIntervalMsec == 1500)
         #expect(policy.lowEnergyMovingIntervalMsec == 100)
         #expect(policy.criticalStillIntervalMsec == 3000)
@@ -60,17 +62,110 @@ import Testing
     }
 
     @Test func movingRateLingersAfterMotion() {
-        #expect(plan(secondsSinceMotion: 0) == .every(intervalMsec: 40))
-        #expect(plan(secondsSinceMotion: 4.999) == .every(intervalMsec: 40))
+        // With no history of the motion before (stillBeforeMotion nil): the linger's rate.
+        #expect(plan(secondsSinceMotion: 0) == .every(intervalMsec: 120))
+        #expect(plan(secondsSinceMotion: 4.999) == .every(intervalMsec: 120))
         #expect(plan(secondsSinceMotion: 5) == .every(intervalMsec: 700))
         #expect(plan(secondsSinceMotion: 5.001) == .every(intervalMsec: 700))
         #expect(plan(secondsSinceMotion: nil) == .every(intervalMsec: 700))
     }
 
+    @Test func theLingerHasARateOfItsOwnWithinThePairOfItsMode() {
+        var policy = SamplingPolicy()
+        policy.lingerIntervalMsec = 150
+        func plan(moving: Bool = false, since: Double?, lowEnergy: Bool = false, critical: Bool = false) -> UInt32 {
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, moving: moving, secondsSinceMotion: since,
+                    lowEnergy: lowEnergy, thermalState: critical ? .critical : .nominal)
+            ).intervalMsec
+        }
+        // Moving now: the moving rate, however recent the motion.
+        #expect(plan(moving: true, since: 0) == 40)
+        // After it, for the linger: the linger's rate; then the still one.
+        #expect(plan(since: 0) == 150)
+        #expect(plan(since: 4.999) == 150)
+        #expect(plan(since: 5) == 700)
+        #expect(plan(since: nil) == 700)
+        // Never faster than the mode's moving interval, never slower than its still one.
+        #expect(plan(since: 1, lowEnergy: true) == 150)
+        #expect(plan(since: 1, critical: true) == 250)
+        policy.lingerIntervalMsec = 10
+        #expect(plan(since: 1) == 40)
+        #expect(plan(since: 1, lowEnergy: true) == 100)
+        policy.lingerIntervalMsec = 5000
+        #expect(plan(since: 1) == 700)
+        #expect(plan(since: 1, lowEnergy: true) == 1500)
+        // A change-only sensor keeps the moving interval: its silence costs nothing.
+        #expect(
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, secondsSinceMotion: 1, changeOnly: true))
+                == .every(intervalMsec: 40))
+    }
+
+    @Test func theLingerFollowsOnlyAMotionThatRepeatsOne() {
+        var policy = SamplingPolicy()
+        policy.lingerIntervalMsec = 150
+        policy.motionLingerMsec = 3500
+        policy.repeatWindowMsec = 20000
+        func plan(still: Double?, since: Double = 1) -> UInt32 {
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, secondsSinceMotion: since,
+                    stillBeforeMotion: still)
+            ).intervalMsec
+        }
+        // A turn after a minute still: back to the still rate once it is over.
+        #expect(plan(still: 60) == 700)
+        #expect(plan(still: .infinity) == 700)  // the first motion seen
+        #expect(plan(still: 20) == 700)
+        // A turn 2 s after the one before: the linger, for its time.
+        #expect(plan(still: 2) == 150)
+        #expect(plan(still: 19.999) == 150)
+        #expect(plan(still: 2, since: 3.5) == 700)
+        // Not known (a caller with no history): the linger, as before the window.
+        #expect(plan(still: nil) == 150)
+        // Moving now: the moving rate, repeated or not.
+        #expect(
+            policy.plan(
+                SamplingInputs(
+                    claims: 1, pendingReads: 0, hasAccelerometer: true, moving: true, secondsSinceMotion: 0,
+                    stillBeforeMotion: 60)) == .every(intervalMsec: 40))
+        // A window of 0: every motion lingers.
+        policy.repeatWindowMsec = 0
+        #expect(plan(still: 60) == 150)
+    }
+
+    @Test func motionHistoryTellsOneMotionFromTheNext() {
+        var history = MotionHistory()
+        #expect(history.lastMotion == nil && history.stillBeforeMotion == nil)
+        history.note(moving: false, at: 5)
+        #expect(history.lastMotion == nil && history.stillBeforeMotion == nil)
+        history.note(moving: true, at: 10)
+        #expect(history.lastMotion == 10 && history.stillBeforeMotion == .infinity)
+        // The turn's own readings at the moving rate, a settling pause among them: one motion.
+        history.note(moving: true, at: 10.04)
+        history.note(moving: false, at: 10.08)
+        history.note(moving: true, at: 10.4)
+        #expect(history.lastMotion == 10.4 && history.stillBeforeMotion == .infinity)
+        history.note(moving: false, at: 10.8)
+        #expect(history.lastMotion == 10.4)
+        // The next turn's first reading, a still interval after the last motion: a new motion,
+        // and the stillness before it.
+        history.note(moving: true, at: 11.1)
+        #expect(history.lastMotion == 11.1)
+        #expect(abs(history.stillBeforeMotion! - 0.7) < 1e-9)
+        history.note(moving: true, at: 11.14)
+        #expect(abs(history.stillBeforeMotion! - 0.7) < 1e-9)
+        history.note(moving: true, at: 13.64)
+        #expect(abs(history.stillBeforeMotion! - 2.5) < 1e-9)
+    }
+
     @Test func lowEnergySlowsBothRates() {
         #expect(plan(lowEnergy: true) == .every(intervalMsec: 1500))
         #expect(plan(moving: true, lowEnergy: true) == .every(intervalMsec: 100))
-        #expect(plan(secondsSinceMotion: 1, lowEnergy: true) == .every(intervalMsec: 100))
+        #expect(plan(secondsSinceMotion: 1, lowEnergy: true) == .every(intervalMsec: 120))  // the linger, within 100...1500
         // Fair and serious alone change nothing (serious acts through low energy mode).
         #expect(plan(thermalState: .fair) == .every(intervalMsec: 700))
         #expect(plan(thermalState: .serious) == .every(intervalMsec: 700))

@@ -12,6 +12,11 @@ from rig.drivers import attribute, bmc150, cros_ec, feed, hid_hub, mma8452
 G = 9.80665
 
 
+# [Sampling] with the linger at the moving interval: a test that polls the device's rate file
+# sees the moving rate for the whole linger, not only for the tenths of a second a turn takes.
+MOVING_LINGER = "[Sampling]\nLingerIntervalMsec=40\n"
+
+
 def started(make_rig, add, config_text="", **kwargs):
     rig = make_rig(accelerometer=False, start_daemon=False, config_text=config_text)
     rig.accel = add(rig, **kwargs)
@@ -135,7 +140,8 @@ def wait_for_rate(accel, name, value, timeout=10.0):
      "sampling_frequency", "5.2", "10", "25"),
 ], ids=["bmc150", "mma8452", "cros-ec", "no-list"])
 def test_the_rate_serves_the_plan_and_is_restored(make_rig, add, name, original, still, moving):
-    rig = started(make_rig, add)
+    # The linger at the moving rate, so that rate lasts the 5 s linger and not only the turn.
+    rig = started(make_rig, add, config_text=MOVING_LINGER)
     accel = rig.accel
     client = rig.bus_client(start=True)
     wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 10.0, what="still interval")

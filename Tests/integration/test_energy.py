@@ -528,6 +528,26 @@ def test_motion_uses_the_fast_interval_of_the_mode(make_rig, mode, still, moving
     rig.wait_for_property(INTERVAL, still, CHANGE)
 
 
+def test_after_the_motion_the_linger_reads_at_its_own_interval_for_its_time(make_rig):
+    rig = energy_rig(make_rig, Sampling={"MotionLingerMsec": "1500", "LingerIntervalMsec": "200",
+                                         "RepeatWindowMsec": "0"})
+    claimer = claim(rig)
+    signals = Signals(claimer)
+    mark = signals.mark()
+    rig.accel.set_pose("landscape-left")
+    signals.wait(changed(INTERVAL, 200), STILL / 1000.0 + CHANGE, "the linger's interval", mark)
+    lingered = time.monotonic()
+    signals.wait(changed(INTERVAL, STILL), 1.5 + CHANGE, "the still interval again", mark)
+    # The linger counts from the last reading that saw motion, a moving interval before it
+    # began; each signal is seen up to 0.2 s late here.
+    assert time.monotonic() - lingered >= 1.5 - 0.25
+    intervals = [payload[1][INTERVAL] for member, payload in signals.since(mark)
+                 if member == "PropertiesChanged" and INTERVAL in payload[1]]
+    # The turn at the moving rate, then the linger's rate, then still again.
+    assert intervals == [MOVING, 200, STILL], intervals
+    assert rig.get_property("DeviceOrientation") == "landscape-left"
+
+
 # ---------------------------------------------------------------------------
 # batteries
 
@@ -704,6 +724,26 @@ def test_lid_ignored_when_configured(make_rig):
 
 @pytest.mark.slow
 @pytest.mark.timeout(40)
+def test_only_a_motion_that_repeats_one_lingers(make_rig):
+    """A turn a minute does not linger: the linger (LingerIntervalMsec, MotionLingerMsec)
+    follows only a motion that began within RepeatWindowMsec of the one before it."""
+    rig = energy_rig(make_rig, Sampling={"MotionLingerMsec": "2000", "LingerIntervalMsec": "200",
+                                         "RepeatWindowMsec": "3000"})
+    claimer = claim(rig)
+    signals = Signals(claimer)
+    time.sleep(3.5)  # the first decision was a motion too: longer than the window since
+
+    def turn(pose):
+        mark = signals.mark()
+        rig.accel.set_pose(pose)
+        rig.wait_for_property("DeviceOrientation", pose, CHANGE)
+        signals.wait(changed(INTERVAL, STILL), 2.0 + CHANGE, "the still interval again", mark)
+        return [payload[1][INTERVAL] for member, payload in signals.since(mark)
+                if member == "PropertiesChanged" and INTERVAL in payload[1]]
+    assert turn("landscape-left") == [MOVING, STILL]  # alone: no linger
+    assert turn("portrait") == [MOVING, 200, STILL]  # again within the window: the linger
+
+
 def test_no_wakeups_without_claims(make_rig):
     def setup(r):
         em.start_power_profiles(r, em.PPD_UPOWER)

@@ -209,7 +209,8 @@ def test_other_input_devices_coming_and_going_change_nothing(make_rig):
 
 
 def test_driver_poll_interval_follows_the_plan_and_is_restored(make_rig):
-    rig = input_rig(poll=(100, 10, 2000))
+    # The linger at the moving interval: the poll file shows 40 for the linger, not only the turn.
+    rig = input_rig(config_text="[Sampling]\nLingerIntervalMsec=40\n", poll=(100, 10, 2000))
     try:
         rig.daemon.start()
         assert rig.input.attribute("device/poll") == "100"  # untouched while idle

@@ -262,7 +262,8 @@ def test_a_sensor_appearing_later_is_taken(make_rig):
 # -- the device's own sampling frequency
 
 def test_sampling_frequency_follows_the_plan_and_is_restored(make_rig):
-    rig = Rig(accelerometer=False, start_daemon=False)
+    # The linger at the moving interval: the rate file shows 25 Hz for the linger, not only the turn.
+    rig = Rig(accelerometer=False, start_daemon=False, config_text="[Sampling]\nLingerIntervalMsec=40\n")
     try:
         accel = rig.add_accelerometer(extra_attributes={
             "sampling_frequency": "100", "sampling_frequency_available": "1 10 25 50 100"})
