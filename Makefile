@@ -36,7 +36,7 @@ KERNEL_PYTEST_ARGS ?=
 # `make install` strips the binaries with $(STRIP); `STRIP=` installs them as built.
 STRIP ?= strip
 
-.PHONY: all deps build test test-unit test-integration test-kernel demo bench install uninstall clean \
+.PHONY: all deps build test test-unit test-integration test-kernel demo bench bench-kernel install uninstall clean \
         fuzz test-asan valgrind link-order
 
 all: build
@@ -84,6 +84,11 @@ test-kernel: build
 SYSTEMD_PYTEST_ARGS ?=
 test-systemd: build
 	$(PYTHON) Tests/kernel/systemd/run.py --build-dir $(RELEASE) $(SYSTEMD_PYTEST_ARGS)
+
+# Figures from the same VM: motion-orientationd beside iio-sensor-proxy on one emulated HID hub
+# (change-only and streaming), claimed and still (Tests/kernel/bench_kernel.py). About 4 minutes.
+bench-kernel: deps build
+	$(PYTHON) Tests/kernel/run.py --bench --build-dir $(RELEASE)
 
 demo: deps build
 	$(PYTHON) Tests/integration/demo.py

@@ -13,7 +13,7 @@ Every function of the binary that executed is written, one symbol name a line an
 to build-aux/motion-orientationd.order, which Package.swift hands to lld
 (--symbol-ordering-file).
 
-Why (DESIGN.md section 6, memory): the code the daemon runs is a few hundred KiB, but in
+Why (docs/architecture.md, Figures): the code the daemon runs is a few hundred KiB, but in
 the default layout it lies scattered over the 4 MiB of the statically linked Swift runtime
 and standard library, so the pages it touches (and the kernel's fault-around neighbours
 of each) kept about 3 MiB of the binary resident. Put together it takes a few dozen pages.
@@ -130,14 +130,17 @@ def main():
     parser.add_argument("--daemon", default=str(REPO / ".build/release/motion-orientationd"))
     parser.add_argument("--output", default=str(REPO / "build-aux/motion-orientationd.order"))
     args = parser.parse_args()
-    daemon = Path(args.daemon).resolve()
     with tempfile.TemporaryDirectory(prefix="mo-order-") as tmp:
+        # Valgrind 3.19 cannot read the toolchain's DWARF 5 (it gives up on the binary): it
+        # runs a copy without the debug sections, whose symbol table is the binary's.
+        daemon = Path(tmp) / Path(args.daemon).name
+        subprocess.run(["objcopy", "--strip-debug", str(Path(args.daemon).resolve()), str(daemon)], check=True)
         idle, busy = Path(tmp) / "callgrind.idle", Path(tmp) / "callgrind.out"
         exercise_idle(daemon, idle)
         exercise(daemon, busy)
         symbols = symbol_names(daemon, executed_functions(idle, daemon) | executed_functions(busy, daemon))
     Path(args.output).write_text("".join(name + "\n" for name in symbols))
-    print("hot-functions: %d functions of %s -> %s" % (len(symbols), daemon, args.output))
+    print("hot-functions: %d functions of %s -> %s" % (len(symbols), args.daemon, args.output))
 
 
 if __name__ == "__main__":

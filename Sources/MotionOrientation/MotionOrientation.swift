@@ -1,8 +1,10 @@
 // The Swift client library of motion-orientationd, with the iOS MotionOrientation API shape.
 import CSystemd
 import Dispatch
+import ErrorsAndLog
 import Foundation
 import Glibc
+import OrientationClient
 import Synchronization
 import SystemdBus
 
@@ -195,16 +197,15 @@ public final class MotionOrientation: Sendable {
     }
 }
 
-/// The bus side: one sd-event loop on the library's own thread, with the sd-bus
-/// connection attached. Everything here runs on that thread only.
+/// The bus side: one sd-event loop on the library's own thread, with an
+/// `OrientationFollower` on a connection to the system bus. Everything here runs on that
+/// thread only.
 final class BusWorker {
     let owner: MotionOrientation
     let wakeFd: Int32
-    private var event: OpaquePointer? = nil
-    private var bus: OpaquePointer? = nil
-    private var slots: [OpaquePointer] = []
-    /// Whether this connection holds a claim with the daemon as it is now.
-    private var claimed = false
+    private var loop: EventLoop? = nil
+    /// The follower on the connection of the moment; nil while there is none.
+    private var follower: OrientationFollower? = nil
     private var wakeSource: IOSource? = nil
     private var reconnectTimer: EventTimer? = nil
     /// Lets go of a dropped connection outside sd-bus's own dispatch (at once, on the
@@ -223,13 +224,14 @@ final class BusWorker {
     func run() {
         // Without a loop there is no bus thread: the library stays at `unknown`, as it does
         // without a daemon; a library has no log of its own to say so in.
-        guard sd_event_new(&event) >= 0, let event else { return }
-        reconnectTimer = EventTimer(event: event, accuracyUsec: BusWorker.reconnectAccuracyUsec) { [unowned self] in
-            self.connect()
+        guard let loop = try? EventLoop() else { return }
+        self.loop = loop
+        reconnectTimer = EventTimer(event: loop.event, accuracyUsec: BusWorker.reconnectAccuracyUsec) {
+            [unowned self] in self.connect()
         }
-        dropTimer = EventTimer(event: event) { [unowned self] in self.dropConnection() }
+        dropTimer = EventTimer(event: loop.event) { [unowned self] in self.dropConnection() }
         do {
-            wakeSource = try IOSource(event: event, fd: wakeFd, what: "the wake-up pipe") { [unowned self] _ in
+            wakeSource = try IOSource(event: loop.event, fd: wakeFd, what: "the wake-up pipe") { [unowned self] _ in
                 var buffer = [UInt8](repeating: 0, count: 64)
                 // Drained to EAGAIN: the pipe is non-blocking, only the wake-up matters.
                 while read(self.wakeFd, &buffer, buffer.count) > 0 {}
@@ -240,59 +242,26 @@ final class BusWorker {
         }
         connect()
         // Ends only on failure, and the thread then has nothing more to do.
-        _ = sd_event_loop(event)
+        _ = try? loop.run()
     }
 
     // MARK: - The connection
 
-    /// Opens the system bus and subscribes; on failure tries again a second later.
+    /// Opens the system bus and follows the daemon on it; on failure tries again a second
+    /// later (a connection that cannot follow the daemon is no use).
     private func connect() {
-        var bus: OpaquePointer? = nil
-        guard sd_bus_open_system(&bus) >= 0, let bus else { return scheduleReconnect() }
-        guard sd_bus_attach_event(bus, event, 0) >= 0 else {
-            sd_bus_flush_close_unref(bus)
-            return scheduleReconnect()
-        }
-        self.bus = bus
-        do throws(SystemError) {
-            // PropertiesChanged rather than the two change signals: it names both
-            // orientations when both change, so the first notification's userInfo already
-            // has both.
-            slots.append(
-                try Bus.matchPropertiesChanged(
-                    bus, sender: MotionOrientationBus.name, path: MotionOrientationBus.path,
-                    interface: MotionOrientationBus.interface
-                ) { [unowned self] in self.changed($0) })
-            slots.append(
-                try Bus.matchNameOwnerChanged(bus, name: MotionOrientationBus.name) { [unowned self] in
-                    self.ownerChanged($0)
-                })
-            slots.append(try Bus.matchDisconnected(bus) { [unowned self] in self.disconnected() })
-        } catch {
-            // A connection that cannot follow the daemon is no use: try a new one later.
-            dropConnection()
-            return
-        }
-        claimed = false
+        guard let loop, let follower = try? OrientationFollower(connection: DaemonConnection(), event: loop.event)
+        else { return scheduleReconnect() }
+        follower.onNews = { [unowned self] news in self.heard(news) }
+        // The connection dropped: let go of it outside sd-bus's dispatch, then reconnect.
+        // Arming cannot fail but for lack of memory; the next disconnection tries again.
+        follower.onDisconnected = { [unowned self] in try? self.dropTimer?.arm(afterUsec: 0) }
+        self.follower = follower
         sync()
     }
 
-    /// The connection dropped: let go of it outside sd-bus's dispatch, then reconnect.
-    private func disconnected() {
-        // Cannot fail but for lack of memory; the next disconnection tries again.
-        try? dropTimer?.arm(afterUsec: 0)
-    }
-
     private func dropConnection() {
-        for slot in slots { sd_bus_slot_unref(slot) }
-        slots = []
-        if let bus {
-            // Fails only for a bus that is not attached; this one was, in connect().
-            _ = sd_bus_detach_event(bus)
-            sd_bus_flush_close_unref(bus)
-        }
-        bus = nil
-        claimed = false
+        follower = nil
         scheduleReconnect()
     }
 
@@ -303,94 +272,39 @@ final class BusWorker {
 
     // MARK: - Requests
 
-    /// Brings the daemon in line with what the caller asked for.
+    /// Brings the daemon in line with what the caller asked for: a claim (the follower reads
+    /// the orientation first, and claims again when the daemon comes back) or none, and the
+    /// low energy requests.
     func sync() {
         let (started, lowEnergy) = owner.takeRequests()
         for request in lowEnergy {
-            call("SetLowEnergyMode", argument: request.setting) { [owner] result in
-                owner.complete(request, result.failure)
+            guard let connection = follower?.connection else {
+                owner.complete(
+                    request, MotionOrientationError(name: "ENOTCONN", message: "not connected to the system bus"))
+                continue
+            }
+            connection.callAsync(.setLowEnergyMode, arguments: { Bus.append($0, string: request.setting) }) {
+                [owner] result in owner.complete(request, result.failure.map(BusWorker.error))
             }
         }
-        guard bus != nil else { return }
-        if started && !claimed {
-            claimed = true
-            // The reading comes first: with no claim the daemon answers from new samples,
-            // right after a claim it would answer with what it announced last.
-            call("ReadOrientation") { [owner] result in
-                // A failed reading leaves the orientations as they are: the claim that
-                // follows brings the next change.
-                guard case .success(let reply) = result else { return }
-                let device = (try? Bus.readString(reply)).flatMap(DeviceOrientation.init(name:))
-                let interface = (try? Bus.readString(reply)).flatMap(InterfaceOrientation.init(name:))
-                owner.update(device: device, interface: interface)
-            }
-            // The claim's reply says nothing the library could act on; a daemon that
-            // leaves and comes back is claimed again (ownerChanged).
-            call("Start") { _ in }
-        } else if !started && claimed {
-            claimed = false
-            call("Stop") { _ in }
-        }
-    }
-
-    /// Calls a method of the daemon without blocking; `done` gets the reply or the error.
-    private func call(
-        _ method: String, argument: String? = nil,
-        _ done: @escaping (Result<OpaquePointer, MotionOrientationError>) -> Void
-    ) {
-        guard let bus else {
-            return done(.failure(MotionOrientationError(name: "ENOTCONN", message: "not connected to the system bus")))
-        }
-        Bus.callAsync(
-            bus, service: MotionOrientationBus.name, path: MotionOrientationBus.path,
-            interface: MotionOrientationBus.interface, method: method,
-            arguments: { message in argument.map { Bus.append(message, string: $0) } ?? 0 }
-        ) { result in
-            done(result.mapError(BusWorker.error))
-        }
+        follower?.want(claim: started)
     }
 
     /// The library's form of a failed call: the D-Bus error, or the errno of a call that
     /// could not be made.
-    static func error(_ failure: BusError) -> MotionOrientationError {
-        guard let name = failure.name else {
+    static func error(_ failure: DaemonCallFailure) -> MotionOrientationError {
+        guard let name = failure.error.name else {
             return MotionOrientationError(
-                name: "errno \(failure.errno)", message: String(cString: strerror(failure.errno)))
+                name: "errno \(failure.error.errno)", message: String(cString: strerror(failure.error.errno)))
         }
-        return MotionOrientationError(name: name, message: failure.message ?? name)
+        return MotionOrientationError(name: name, message: failure.error.message ?? name)
     }
 
-    // MARK: - Signals
-
-    /// A `PropertiesChanged` of the daemon's interface: takes the orientations it names.
-    private func changed(_ message: OpaquePointer) {
+    /// News from the daemon: the orientations it spoke of, while the caller wants them.
+    private func heard(_ news: OrientationNews) {
         guard owner.isStarted else { return }
-        var device: DeviceOrientation? = nil
-        var interface: InterfaceOrientation? = nil
-        // What a malformed signal carried before the fault still counts, as it always did.
-        _ = try? Bus.readPropertiesChanged(message, interface: MotionOrientationBus.interface) {
-            name throws(SystemError) in
-            switch OrientationProperty(rawValue: name) {
-            case .deviceOrientation: device = DeviceOrientation(name: try Bus.readVariantString(message))
-            case .interfaceOrientation: interface = InterfaceOrientation(name: try Bus.readVariantString(message))
-            default: return false
-            }
-            return true
-        }
-        owner.update(device: device, interface: interface)
-    }
-
-    private func ownerChanged(_ change: NameOwnerChange) {
-        // The claim belonged to the daemon that left; a new one starts with none.
-        claimed = false
-        if !change.newOwner.isEmpty { sync() }
-    }
-}
-
-extension Result {
-    /// The error, if this is a failure.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
+        owner.update(
+            device: news.heard.contains(.device) ? DeviceOrientation(news.state.device) : nil,
+            interface: news.heard.contains(.interface) ? InterfaceOrientation(news.state.interface) : nil)
     }
 }

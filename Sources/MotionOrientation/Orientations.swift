@@ -1,34 +1,22 @@
 // The orientations, notification names and userInfo keys of the MotionOrientation library.
-// Raw values are Apple's (DESIGN.md section 3), so code ported from iOS maps one to one.
+// Raw values are Apple's (docs/dbus-api.md, Orientations), so code ported from iOS maps one to one.
 import Foundation
 import OrientationCore
 
-/// How the device is held, from the display accelerometer. The raw values are those of
-/// `UIDeviceOrientation`.
-public enum DeviceOrientation: Int, Sendable, CaseIterable, CustomStringConvertible {
-    /// No decision yet, or no accelerometer.
-    case unknown = 0
-    /// Upright, the top edge of the screen up.
-    case portrait = 1
-    /// Upside down, the top edge of the screen down.
-    case portraitUpsideDown = 2
-    /// Turned a quarter counter-clockwise: the top edge of the screen on the left.
-    case landscapeLeft = 3
-    /// Turned a quarter clockwise: the top edge of the screen on the right.
-    case landscapeRight = 4
-    /// Lying flat, the screen up.
-    case faceUp = 5
-    /// Lying flat, the screen down.
-    case faceDown = 6
+/// How the device is held, from the display accelerometer: the daemon's device orientations
+/// (the same cases, in the same order) with the raw values of `UIDeviceOrientation`:
+/// `unknown` 0 (no decision yet, or no accelerometer), `portrait` 1 (upright, the top edge of
+/// the screen up), `portraitUpsideDown` 2, `landscapeLeft` 3 (turned a quarter
+/// counter-clockwise: the top edge of the screen on the left), `landscapeRight` 4 (a quarter
+/// clockwise), `faceUp` 5 (lying flat, the screen up), `faceDown` 6.
+public enum DeviceOrientation: Int, Sendable, CaseIterable, CustomStringConvertible, DaemonOrientation {
+    case unknown, portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown
+    typealias Daemon = OrientationCore.DeviceOrientation
 
     /// The name the daemon uses on the bus, e.g. "landscape-left" (the daemon's own table).
-    public var name: String { OrientationCore.DeviceOrientation(rawValue: UInt32(rawValue))?.name ?? "unknown" }
-
+    public var name: String { daemonName }
     /// The orientation the daemon calls `name`, or nil for another word.
-    public init?(name: String) {
-        guard let core = OrientationCore.DeviceOrientation(name: name) else { return nil }
-        self.init(rawValue: Int(core.rawValue))
-    }
+    public init?(name: String) { self.init(Daemon(name: name)) }
 
     /// Whether the device stands upright or upside down.
     public var isPortrait: Bool { self == .portrait || self == .portraitUpsideDown }
@@ -40,29 +28,19 @@ public enum DeviceOrientation: Int, Sendable, CaseIterable, CustomStringConverti
     public var description: String { name }
 }
 
-/// Where the user interface would have to turn to stay upright. The raw values are those
-/// of `UIInterfaceOrientation`; as on iOS, device landscape-left means interface
-/// landscape-right and the reverse.
-public enum InterfaceOrientation: Int, Sendable, CaseIterable, CustomStringConvertible {
-    /// Before the first upright decision.
-    case unknown = 0
-    /// The interface upright (device portrait).
-    case portrait = 1
-    /// The interface upside down (device portrait upside down).
-    case portraitUpsideDown = 2
-    /// The interface turned for device landscape-left.
-    case landscapeRight = 3
-    /// The interface turned for device landscape-right.
-    case landscapeLeft = 4
+/// Where the user interface would have to turn to stay upright: the daemon's interface
+/// orientations (the same cases, in the same order) with the raw values of
+/// `UIInterfaceOrientation`: `unknown` 0 (before the first upright decision), `portrait` 1,
+/// `portraitUpsideDown` 2, `landscapeRight` 3, `landscapeLeft` 4. As on iOS, device
+/// landscape-left means interface landscape-right and the reverse.
+public enum InterfaceOrientation: Int, Sendable, CaseIterable, CustomStringConvertible, DaemonOrientation {
+    case unknown, portrait, portraitUpsideDown, landscapeRight, landscapeLeft
+    typealias Daemon = OrientationCore.InterfaceOrientation
 
     /// The name the daemon uses on the bus, e.g. "landscape-right" (the daemon's own table).
-    public var name: String { OrientationCore.InterfaceOrientation(rawValue: UInt32(rawValue))?.name ?? "unknown" }
-
+    public var name: String { daemonName }
     /// The orientation the daemon calls `name`, or nil for another word.
-    public init?(name: String) {
-        guard let core = OrientationCore.InterfaceOrientation(name: name) else { return nil }
-        self.init(rawValue: Int(core.rawValue))
-    }
+    public init?(name: String) { self.init(Daemon(name: name)) }
 
     /// Whether the interface is upright or upside down.
     public var isPortrait: Bool { self == .portrait || self == .portraitUpsideDown }
@@ -70,6 +48,23 @@ public enum InterfaceOrientation: Int, Sendable, CaseIterable, CustomStringConve
     public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
 
     public var description: String { name }
+}
+
+/// A library orientation type: one of the daemon's (OrientationCore's, with `UInt32` raw
+/// values for the bus) under the `Int` raw values of the iOS library, case for case.
+protocol DaemonOrientation: RawRepresentable<Int> {
+    associatedtype Daemon: RawRepresentable<UInt32>, PublicName
+}
+
+extension DaemonOrientation {
+    /// The orientation of the daemon's of the same raw value; nil for nil.
+    init?(_ daemon: Daemon?) {
+        guard let daemon else { return nil }
+        self.init(rawValue: Int(daemon.rawValue))
+    }
+
+    /// The daemon's name of the orientation of the same raw value.
+    var daemonName: String { Daemon(rawValue: UInt32(rawValue))?.name ?? "unknown" }
 }
 
 // The notification names are the iOS library's, kept so that ported code reads the same.

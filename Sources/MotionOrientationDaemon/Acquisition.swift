@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SensorIO
@@ -16,7 +17,7 @@ import SystemdBus
 /// long it stays silent, and while the daemon still needs readings to decide
 /// (`holdLastReading(_:)`) its last report is repeated with the time passing.
 final class Acquisition {
-    /// A reading in m/s^2 in the DESIGN.md frame and its time on the monotonic clock
+    /// A reading in m/s^2 in the docs/axes.md frame and its time on the monotonic clock
     /// (seconds).
     typealias Sink = (_ reading: Vector3, _ time: Double) -> Void
 
@@ -88,6 +89,26 @@ final class Acquisition {
             Log.warning("cannot enable the scan elements: \(error)")
         }
         if buffered == nil { reader.prepareForPolling() }
+    }
+
+    /// An acquisition of `info` (nil: none), logged as "using" `what` says of the device
+    /// (its path, name and mount matrix), or nil with the reason logged.
+    static func open(
+        _ info: AccelerometerInfo?, preferBuffer: Bool, stillIntervalMsec: UInt32, event: OpaquePointer,
+        what: (String) -> String, sink: @escaping Sink
+    ) -> Acquisition? {
+        guard let info else { return nil }
+        do {
+            let acquisition = try Acquisition(
+                info: info, preferBuffer: preferBuffer, stillIntervalMsec: stillIntervalMsec, event: event, sink: sink)
+            Log.info(
+                "using "
+                    + what("\(info.syspath) (\(info.name ?? "unnamed")), mount matrix from \(info.mountMatrixSource)"))
+            return acquisition
+        } catch {
+            Log.error("cannot use \(info.syspath): \(error)")
+            return nil
+        }
     }
 
     /// Stops reading, switches the scan elements off and gives the device its own rate back (on

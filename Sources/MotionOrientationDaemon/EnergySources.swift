@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SensorIO

@@ -1,3 +1,5 @@
+import DaemonConfiguration
+import ErrorsAndLog
 import SensorIO
 
 /// The daemon's command line.
@@ -51,10 +53,4 @@ public struct DaemonOptions: Equatable, Sendable {
         }
         return .run(options)
     }
-}
-
-/// A command line that cannot be run.
-public struct UsageError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import OrientationCore
 import SensorIO
 import SystemdBus

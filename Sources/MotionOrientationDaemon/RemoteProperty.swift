@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import SystemdBus
 
 /// A property of another service on the bus, followed without polling: read once when the

@@ -112,8 +112,8 @@ public struct DaemonSettings: Equatable, Sendable {
         for (moving, still) in SamplingPolicy.pairs
         where settings.sampling[moving] > settings.sampling[still] {
             report(
-                culprit("Sampling", [moving.key, still.key]),
-                "\(moving.key) (\(settings.sampling[moving])) must not be longer than \(still.key) "
+                culprit("Sampling", [moving.name, still.name]),
+                "\(moving.name) (\(settings.sampling[moving])) must not be longer than \(still.name) "
                     + "(\(settings.sampling[still])); using the defaults "
                     + "\(defaults[moving]) and \(defaults[still]) for both")
             settings.sampling[moving] = defaults[moving]
@@ -204,11 +204,7 @@ public struct DaemonSettings: Equatable, Sendable {
 
         case ("Sampling", let key):
             guard let field = SamplingPolicy.field(named: key) else { return "unknown key, ignored" }
-            guard let value = UInt32(entry.value), field.range.contains(value) else {
-                return "expected milliseconds between \(field.range.lowerBound) and \(field.range.upperBound), "
-                    + "found '\(entry.value)'" + keep
-            }
-            sampling[field] = value
+            return field.apply(entry.value, to: &sampling)
 
         case ("TabletMode", "Source"):
             guard let value = TabletModeSetting(rawValue: entry.value) else {

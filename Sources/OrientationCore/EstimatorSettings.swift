@@ -194,13 +194,64 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// turning a tablet stays near 0.01-0.05; a phone worn on the waist while walking reads about
     /// 0.2, so a device carried by someone striding hard waits for the stride to calm down (it has
     /// no turn to show meanwhile). A deliberate flip that comes to rest commits once the vigour
-    /// has decayed below this.
+    /// has decayed below this. The first upright orientation (after face-up or face-down, say picked
+    /// up from a table and still shaking from the lift) has none to flip from and does not wait.
     public var vigourRotationLimit = 0.15
 
     /// Time constant of `OrientationEstimator.vigour`. Seconds, default 0.5: longer than one
     /// stride or swing (so it does not drop to zero between two), short enough that a device
     /// that comes to rest may rotate again within a few tenths of a second.
     public var vigourTimeConstant = 0.5
+
+    // MARK: Vibration (a steady mean)
+    //
+    // A vibration (a car mount, a train, a running machine: 5-25 Hz, up to half a g) is zero-mean:
+    // the mean of the readings is gravity, in a direction that holds still, while the readings
+    // themselves leave 1 g, the filtered direction wobbles faster than `steadyAngularSpeed` and
+    // the vigour is that of a swung arm. An arm's mean moves with the arm. While the slow mean
+    // (`SteadyMean`) has held still for `vibrationSettleTime` and the readings deviate from it by
+    // `vibrationDeviation` or more, the mean proposes orientations, and its steady run is the
+    // evidence: the rejected readings' hold, the swing and vigour holds, the angular speed gate and
+    // `quarterTurnSettleTime` do not apply (the overhead hold and `halfTurnSettleTime` do).
+
+    /// Time constant of each of the two low-passes of the steady mean. Seconds, default 0.15: a
+    /// 5 Hz vibration of 0.5 g leaves about 1 degree of wobble, 3 Hz about 2.
+    public var vibrationTimeConstant = 0.15
+
+    /// Largest angle the steady mean may move from where its steady run began. Degrees,
+    /// default 5: a hand holding a device still moves it by more within half a second only when it
+    /// turns it; a swung arm's mean moves by tens of degrees.
+    public var vibrationSpread = 5.0
+
+    /// How long the steady mean must hold still before it may propose and commit. Seconds,
+    /// default 0.38: with the mean's own settling, a device in a vibrating mount is decided within
+    /// a second; the pause at the end of an arm's swing is shorter.
+    public var vibrationSettleTime = 0.38
+
+    /// Smallest deviation of the readings from the steady mean (|a - mean| / |mean|, filtered) that
+    /// is a vibration. Fraction, default 0.15: a device at rest or in a hand reads a few hundredths
+    /// (0.03 g of noise), a phone on the waist of someone getting up a little over 0.1, a vibration
+    /// of 0.2 g or more 0.15 and more; below it the filter decides
+    /// as it does for a calm device.
+    public var vibrationDeviation = 0.15
+
+    /// Largest deviation of the steady mean's size from the 1 g reference for it to be gravity.
+    /// Fraction, default 0.2: a vibration's mean is 1 g (a bump moves it briefly), the mean of an
+    /// arm swung through exercises 1.5-1.8 g.
+    public var vibrationMagnitudeBand = 0.2
+
+    /// Largest share of the readings' deviation from the steady mean that may be slow (still there
+    /// after the first of its low-passes) for it to be a vibration. Fraction, default 0.4: a first
+    /// low-pass with `vibrationTimeConstant` 0.15 s leaves about 0.2 of a 5 Hz vibration, 0.33 of
+    /// 3 Hz, but half and more of a stride or a bag swinging at 1-2 Hz.
+    public var vibrationSlowShare = 0.4
+
+    /// Largest tilt of the steady mean (its angle from the screen plane) at which it proposes an
+    /// upright orientation; beyond it, up to `faceEnterTilt`, the filter proposes. Degrees,
+    /// default 40: a mount holds a device upright (or it lies flat), while a device lying at 50-65
+    /// degrees in a bag or a purse, jostled by a stride, shows an in-plane direction that means
+    /// little.
+    public var vibrationTiltLimit = 40.0
 
     // MARK: Evidence timers
 
@@ -308,165 +359,4 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Creates the default settings.
     public init() {}
-
-    /// What a setting's number measures.
-    public enum Unit: String, Sendable {
-        /// Seconds.
-        case seconds
-        /// Degrees.
-        case degrees
-        /// Degrees per second.
-        case degreesPerSecond = "degrees per second"
-        /// A fraction of a magnitude: of the 1 g reference unless the setting says otherwise.
-        case fraction
-        /// m/s^2.
-        case metresPerSecondSquared = "m/s^2"
-    }
-
-    /// One setting: its name, unit and range (see `SettingsField`).
-    public typealias Field = SettingsField<EstimatorSettings>
-
-    /// Every setting, in declaration order: the one table of names, units and ranges.
-    public static let fields: [Field] = [
-        Field("filterTimeConstant", .seconds, 0.01...1.0, { $0.filterTimeConstant }, { $0.filterTimeConstant = $1 }),
-        Field(
-            "disturbedFilterTimeConstant", .seconds, 0.01...3.0, { $0.disturbedFilterTimeConstant },
-            { $0.disturbedFilterTimeConstant = $1 }),
-        Field(
-            "disturbanceFullScale", .fraction, 0.01...1.0, { $0.disturbanceFullScale }, { $0.disturbanceFullScale = $1 }
-        ),
-        Field("maximumSampleGap", .seconds, 0.1...60.0, { $0.maximumSampleGap }, { $0.maximumSampleGap = $1 }),
-        Field(
-            "nominalGravity", .metresPerSecondSquared, 1.0...100.0, { $0.nominalGravity }, { $0.nominalGravity = $1 }),
-        Field(
-            "referenceTimeConstant", .seconds, 0.1...600.0, { $0.referenceTimeConstant },
-            { $0.referenceTimeConstant = $1 }),
-        Field("referenceTrustTime", .seconds, 0.0...10.0, { $0.referenceTrustTime }, { $0.referenceTrustTime = $1 }),
-        Field(
-            "referenceRestartTime", .seconds, 0.6...60.0, { $0.referenceRestartTime },
-            { $0.referenceRestartTime = $1 }),
-        Field(
-            "minimumPlausibleScale", .fraction, 0.05...0.95, { $0.minimumPlausibleScale },
-            { $0.minimumPlausibleScale = $1 }),
-        Field(
-            "maximumPlausibleScale", .fraction, 1.05...20.0, { $0.maximumPlausibleScale },
-            { $0.maximumPlausibleScale = $1 }),
-        Field("calmChange", .fraction, 0.001...0.5, { $0.calmChange }, { $0.calmChange = $1 }),
-        Field(
-            "referenceVigourLimit", .fraction, 0.01...1.0, { $0.referenceVigourLimit },
-            { $0.referenceVigourLimit = $1 }),
-        Field("lowerMagnitudeGate", .fraction, 0.1...0.95, { $0.lowerMagnitudeGate }, { $0.lowerMagnitudeGate = $1 }),
-        Field("upperMagnitudeGate", .fraction, 1.05...5.0, { $0.upperMagnitudeGate }, { $0.upperMagnitudeGate = $1 }),
-        Field("disturbanceHoldTime", .seconds, 0.0...5.0, { $0.disturbanceHoldTime }, { $0.disturbanceHoldTime = $1 }),
-        Field(
-            "minimumFilteredMagnitude", .fraction, 0.1...0.95, { $0.minimumFilteredMagnitude },
-            { $0.minimumFilteredMagnitude = $1 }),
-        Field("switchAngle", .degrees, 55.0...65.0, { $0.switchAngle }, { $0.switchAngle = $1 }),
-        Field(
-            "firstDecisionAxisAngle", .degrees, 20.0...44.0, { $0.firstDecisionAxisAngle },
-            { $0.firstDecisionAxisAngle = $1 }),
-        Field("uprightTiltLimit", .degrees, 60.0...85.0, { $0.uprightTiltLimit }, { $0.uprightTiltLimit = $1 }),
-        Field("faceEnterTilt", .degrees, 65.0...85.0, { $0.faceEnterTilt }, { $0.faceEnterTilt = $1 }),
-        Field("faceLeaveTilt", .degrees, 40.0...64.0, { $0.faceLeaveTilt }, { $0.faceLeaveTilt = $1 }),
-        Field(
-            "disturbedFaceEnterTilt", .degrees, 65.0...89.0, { $0.disturbedFaceEnterTilt },
-            { $0.disturbedFaceEnterTilt = $1 }),
-        Field(
-            "steadyAngularSpeed", .degreesPerSecond, 5.0...720.0, { $0.steadyAngularSpeed },
-            { $0.steadyAngularSpeed = $1 }),
-        Field(
-            "angularSpeedTimeConstant", .seconds, 0.0...1.0, { $0.angularSpeedTimeConstant },
-            { $0.angularSpeedTimeConstant = $1 }),
-        Field("motionStepAngle", .degrees, 1.0...45.0, { $0.motionStepAngle }, { $0.motionStepAngle = $1 }),
-        Field("swingTiltSpeed", .degreesPerSecond, 10.0...720.0, { $0.swingTiltSpeed }, { $0.swingTiltSpeed = $1 }),
-        Field("swingHoldTime", .seconds, 0.0...5.0, { $0.swingHoldTime }, { $0.swingHoldTime = $1 }),
-        Field("overheadTilt", .degrees, 20.0...65.0, { $0.overheadTilt }, { $0.overheadTilt = $1 }),
-        Field("overheadHoldTime", .seconds, 0.0...5.0, { $0.overheadHoldTime }, { $0.overheadHoldTime = $1 }),
-        Field(
-            "vigourRotationLimit", .fraction, 0.05...1.0, { $0.vigourRotationLimit },
-            { $0.vigourRotationLimit = $1 }),
-        Field("vigourTimeConstant", .seconds, 0.05...5.0, { $0.vigourTimeConstant }, { $0.vigourTimeConstant = $1 }),
-        Field(
-            "firstDecisionSettleTime", .seconds, 0.0...2.0, { $0.firstDecisionSettleTime },
-            { $0.firstDecisionSettleTime = $1 }),
-        Field(
-            "quarterTurnSettleTime", .seconds, 0.0...5.0, { $0.quarterTurnSettleTime },
-            { $0.quarterTurnSettleTime = $1 }),
-        Field("halfTurnSettleTime", .seconds, 0.0...10.0, { $0.halfTurnSettleTime }, { $0.halfTurnSettleTime = $1 }),
-        Field("midTurnAngle", .degrees, 65.0...85.0, { $0.midTurnAngle }, { $0.midTurnAngle = $1 }),
-        Field("midTurnSlowdown", .fraction, 0.0...0.9, { $0.midTurnSlowdown }, { $0.midTurnSlowdown = $1 }),
-        Field("calmSettleTime", .seconds, 0.02...1.0, { $0.calmSettleTime }, { $0.calmSettleTime = $1 }),
-        Field("calmSpread", .fraction, 0.005...0.3, { $0.calmSpread }, { $0.calmSpread = $1 }),
-        Field("calmMagnitudeBand", .fraction, 0.005...0.3, { $0.calmMagnitudeBand }, { $0.calmMagnitudeBand = $1 }),
-        Field("calmJumpAngle", .degrees, 10.0...90.0, { $0.calmJumpAngle }, { $0.calmJumpAngle = $1 }),
-        Field("timingSlack", .seconds, 0.0...0.01, { $0.timingSlack }, { $0.timingSlack = $1 }),
-    ]
-
-    /// A `[Orientation]` key of the configuration file that sets estimator settings: its name,
-    /// the unit and range of the value it takes (its own, which may be narrower than the
-    /// settings' and in another unit), and how it sets them.
-    public struct ConfigKey: Sendable {
-        /// The key, e.g. "SettleTimeMsec".
-        public let name: String
-        /// The unit of its value, in words for diagnostics, e.g. "milliseconds".
-        public let unit: String
-        /// The values it accepts.
-        public let range: ClosedRange<Double>
-        /// Whether it takes only whole numbers (no sign, no fraction).
-        public let wholeNumber: Bool
-        let apply: @Sendable (inout EstimatorSettings, Double) -> Void
-    }
-
-    /// The configuration keys that set estimator settings; every other setting keeps its default.
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey(name: "SettleTimeMsec", unit: "milliseconds", range: 20...1000, wholeNumber: true) {
-            // A half turn needs twice the evidence of a quarter turn.
-            $0.quarterTurnSettleTime = $1 / 1000
-            $0.halfTurnSettleTime = 2 * $1 / 1000
-        },
-        ConfigKey(name: "SwitchAngle", unit: "degrees", range: 55...65, wholeNumber: false) {
-            $0.switchAngle = $1
-        },
-    ]
-
-    /// Sets what the configuration key `key` sets from its text `value`; returns what is wrong
-    /// with it (the previous values then stay), or nil. `key` must be one of `configKeys`.
-    mutating func apply(_ key: ConfigKey, value text: String) -> String? {
-        let number: Double?
-        if key.wholeNumber {
-            number = UInt32(text).map(Double.init)
-        } else {
-            number = Double(text).flatMap { $0.isFinite ? $0 : nil }
-        }
-        guard let number, key.range.contains(number) else {
-            func bound(_ value: Double) -> String {
-                value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-            }
-            return "expected \(key.unit) between \(bound(key.range.lowerBound)) and "
-                + "\(bound(key.range.upperBound)), found '\(text)'; keeping the previous value"
-        }
-        key.apply(&self, number)
-        return nil
-    }
-
-    /// One setting outside its allowed range.
-    public struct Problem: Equatable, Sendable, CustomStringConvertible {
-        /// The setting's property name, e.g. "switchAngle".
-        public var name: String
-        /// The value given.
-        public var value: Double
-        /// The allowed range.
-        public var allowed: ClosedRange<Double>
-
-        /// E.g. "switchAngle = 80.0 is outside 55.0...65.0".
-        public var description: String {
-            "\(name) = \(value) is outside \(allowed.lowerBound)...\(allowed.upperBound)"
-        }
-    }
-
-    /// The settings outside their allowed range (NaN is always outside); empty when all are fine.
-    public func problems() -> [Problem] { rangeProblems() }
-
-    /// A copy with every setting brought into its allowed range (NaN becomes the default).
-    public func clamped() -> EstimatorSettings { clampedToRanges() }
 }

@@ -51,8 +51,9 @@ public struct HingeEstimate: Equatable, Sendable {
 ///
 /// Per reading, in order:
 /// 1. The lid switch: closed means angle 0, state `closed`, hold `lidClosed`, and continuity
-///    starting from 0 when it opens; except when the last fresh angle was ≥ 270 (folded back):
-///    then the switch is taken to trip on a fold (`lidContradicted`) and the readings decide.
+///    starting from 0 when it opens; except when the last fresh angle was ≥ 270 (folded back)
+///    and not a guess (rule 7): then the switch is taken to trip on a fold (`lidContradicted`)
+///    and the readings decide.
 /// 2. Not finite or zero readings: hold `badReading`.
 /// 3. Each sensor's own 1 g reference follows its steady, plausible readings (a mean, then a
 ///    5 s time constant), so a mis-scaled sensor is judged against itself.
@@ -62,14 +63,23 @@ public struct HingeEstimate: Equatable, Sendable {
 /// 5. Both sensors agree on the hinge axis (hold `axisMismatch`; after 10 s,
 ///    `suspectMountMatrix`). Checked before the next rule: a wrong matrix often puts the base's
 ///    gravity along its x.
-/// 6. The hinge axis far from vertical: the projection on the plane orthogonal to x at least
-///    0.46 of |a| to stay trusted, 0.50 to be trusted again (hold `hingeVertical`).
-/// 7. 0 versus 360: the representative of the raw angle nearest the last trustworthy angle, if
-///    that is at most 2.5 s old, clamped to 0...360; without it, a raw angle within 20 of 0/360
-///    is ambiguous (hold `ambiguousWrap`) and, with the lid switch open, taken as full once that
-///    lasted 2 s; other raw angles stand as they are.
+/// 6. The hinge axis far enough from vertical: the projection on the plane orthogonal to x at
+///    least 0.26 of |a| to stay trusted, 0.30 to be trusted again (hold `hingeVertical`).
+/// 7. 0 versus 360, decided only for a raw angle within 20 of 0/360 (the ambiguous zone, where
+///    display and base read alike); any other raw angle stands as it is, however far from the
+///    last one (a fold seen in one step, from 110 to 330, is 330). In the zone: the representative
+///    nearest the last trustworthy angle, if that is at most 2.5 s old, clamped to 0...360
+///    (continuity); with the lid switch open, only when that representative is within 20 of the
+///    last angle, else the folded side (the switch says the lid is not closed, and nothing
+///    followed the hinge there). Without a fresh last angle the reading is ambiguous (hold
+///    `ambiguousWrap`) and, with the lid switch open, taken as full once that lasted 2 s. A side
+///    taken without continuity is a guess: the switch closing then is believed (it does not
+///    count as tripping on a fold), and the next reading outside the zone corrects it.
 /// 8. A low-pass filter on the angle from the real time between readings: 0.05 s time
-///    constant with the hinge far from vertical, ramped to 1 s at the vertical limit.
+///    constant with the hinge far from vertical, ramped to 1 s at the vertical limit; a step of
+///    more than 20 from the filtered angle restarts the filter at the reading (a fold is
+///    followed at once, not over several time constants); from a restart the filter is the mean
+///    of the readings since, until the time constant weighs more.
 /// 9. The state from the angle with 5 degrees of hysteresis (`HingeState.state(for:previous:)`).
 public struct HingeEstimator: Sendable {
     /// The settings in use (clamped).
@@ -92,7 +102,10 @@ public struct HingeEstimator: Sendable {
         self.settings = settings.clamped()
     }
 
-    /// One sensor's self-calibrated 1 g.
+    /// One sensor's self-calibrated 1 g. Not the display estimator's `GravityReference`: a hinge
+    /// angle may wait for a trustworthy pair, so this one takes only magnitudes plausible against
+    /// the nominal 1 g and needs no restart; the estimator must decide on a sensor of any scale
+    /// from its second reading, so it measures plausibility against its first calm reading.
     struct Reference: Sendable {
         var value: Double?
         var count = 0
@@ -133,12 +146,17 @@ public struct HingeEstimator: Sendable {
     var lastTrustTime: Double?
     /// Start of the current run of ambiguous readings.
     var ambiguousSince: Double?
+    /// The side of 0/360 of the last angle was guessed (rule 7), not followed from outside the
+    /// ambiguous zone.
+    var sideGuessed = false
     /// Start of the current axis mismatch.
     var axisMismatchSince: Double?
     /// The lid state last seen.
     var lid = LidState.unknown
     /// The last angle is the lid's 0, not a measurement: the next one starts the filter afresh.
     var restartFilter = false
+    /// Readings the filter has averaged since it last restarted.
+    var filtered = 0
 
     /// Feeds one pair of readings (both after their mount matrices, m/s^2, any scale) taken at
     /// `time` (monotonic seconds), with the lid switch's state; returns the estimate.
@@ -205,34 +223,51 @@ public struct HingeEstimator: Sendable {
         } else {
             previous = nil
         }
-        var resolved: Double
-        if let previous {
-            resolved = [raw - 360, raw, raw + 360].min { abs($0 - previous) < abs($1 - previous) } ?? raw
-            ambiguousSince = nil
-        } else if raw < settings.wrapBand || raw > 360 - settings.wrapBand {
-            let since = ambiguousSince ?? time
-            ambiguousSince = since
-            guard lid == .open, time - since >= settings.wrapResolveTime else {
-                return hold(.ambiguousWrap, keepAmbiguity: true)
+        var resolved = raw
+        if raw < settings.wrapBand || raw > 360 - settings.wrapBand {
+            let low = raw < 180 ? raw : raw - 360
+            let high = low + 360
+            if let previous {
+                let near = abs(low - previous) <= abs(high - previous) ? low : high
+                if lid == .open && abs(near - previous) > settings.continuityReach {
+                    resolved = high
+                    sideGuessed = true
+                } else {
+                    resolved = near
+                }
+                ambiguousSince = nil
+            } else {
+                let since = ambiguousSince ?? time
+                ambiguousSince = since
+                guard lid == .open, time - since >= settings.wrapResolveTime else {
+                    return hold(.ambiguousWrap, keepAmbiguity: true)
+                }
+                resolved = high
+                sideGuessed = true
             }
-            resolved = raw < 180 ? raw + 360 : raw
         } else {
-            resolved = raw
             ambiguousSince = nil
+            sideGuessed = false
         }
         resolved = min(max(resolved, 0), 360)
 
         // Low-pass filter from the real time step; more smoothing near vertical.
         var angle = resolved
+        var restarted = true
         if let previous, let last = lastTrustTime, !restartFilter {
             if abs(resolved - previous) >= settings.motionStep { lastMotionTime = time }
             let ramp = settings.smoothingStart - settings.hingeVerticalLeave
             let nearness = ramp > 0 ? min(max((settings.smoothingStart - sample.projected) / ramp, 0), 1) : 0
             let tau = settings.smoothingTimeMin + nearness * (settings.smoothingTimeMax - settings.smoothingTimeMin)
             let dt = time - last
-            let alpha = tau > 0 ? -CoreMath.expMinusOne(-dt / tau) : 1
-            angle = previous + alpha * (resolved - previous)
+            // From a restart, the mean of the readings since, until the time constant gives more weight.
+            let alpha = max(tau > 0 ? -CoreMath.expMinusOne(-dt / tau) : 1, 1 / Double(filtered + 1))
+            if abs(resolved - previous) <= settings.smoothingJump {
+                angle = previous + alpha * (resolved - previous)
+                restarted = false
+            }
         }
+        filtered = restarted ? 1 : filtered + 1
         lastTrustTime = time
         restartFilter = false
         estimate.angle = angle
@@ -250,13 +285,14 @@ public struct HingeEstimator: Sendable {
         if newLid == .closed {
             if lid != .closed {
                 let fresh = lastTrustTime.map { time >= $0 && time - $0 <= settings.continuityWindow } ?? false
-                estimate.lidContradicted = fresh && (estimate.angle ?? 0) >= 270
+                estimate.lidContradicted = fresh && !sideGuessed && (estimate.angle ?? 0) >= 270
             }
             if !estimate.lidContradicted {
                 estimate = HingeEstimate(angle: 0, trustworthy: false, state: .closed, hold: .lidClosed)
                 lastTrustTime = time
                 restartFilter = true
                 ambiguousSince = nil
+                sideGuessed = false
             }
         } else if lid == .closed {
             // Opened: continuity starts from the closed lid's 0 (unless the switch was ignored).

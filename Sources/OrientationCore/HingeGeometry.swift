@@ -22,7 +22,7 @@ public struct HingeSample: Equatable, Sendable {
 /// The geometry of a two-panel convertible (display and base accelerometer).
 ///
 /// Both readings are gravity vectors after their mount matrices, in the frames of systemd's
-/// `60-sensor.hwdb`: the display's frame is DESIGN.md's (x right, y top edge, z out of the
+/// `60-sensor.hwdb`: the display's frame is docs/axes.md's (x right, y top edge, z out of the
 /// screen), and the base's is defined so that both sensors read the same while the lid is closed.
 /// x is then the hinge axis in both. Opening the lid by θ rotates the display frame about x:
 /// the (y, z) part of the display reading is the base's rotated by θ, so
@@ -67,7 +67,7 @@ public enum LidState: String, Sendable, CaseIterable {
 /// The posture of a two-panel device: the names (and values) Windows gives
 /// `Windows.System.Preview.HingeState`. Windows gives no angles; ours are in `range(of:)`'s
 /// documentation, each boundary with `TabletModeSettings.stateHysteresis`.
-public enum HingeState: UInt32, Sendable, CaseIterable {
+public enum HingeState: UInt32, Sendable, PublicName {
     /// No trustworthy reading yet, or no base sensor.
     case unknown = 0
     /// Lid switch closed, or angle up to `closedMaximum` (15).
@@ -81,24 +81,10 @@ public enum HingeState: UInt32, Sendable, CaseIterable {
     /// From `fullMinimum` (345), folded back to back: a tablet.
     case full = 5
 
-    /// The bus name (`HingeState` property): `unknown`, `closed`, `concave`, `flat`, `convex`,
-    /// `full`.
-    public var name: String {
-        switch self {
-        case .unknown: "unknown"
-        case .closed: "closed"
-        case .concave: "concave"
-        case .flat: "flat"
-        case .convex: "convex"
-        case .full: "full"
-        }
-    }
-
-    /// The state with this bus name, nil for an unknown name.
-    public init?(name: String) {
-        guard let state = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = state
-    }
+    /// The bus names (`HingeState` property), in the order of the cases.
+    public static let names = [
+        "unknown", "closed", "concave", "flat", "convex", "full",
+    ]
 
     /// The angles of a state without hysteresis (nil for `unknown`): closed 0...15,
     /// concave 15...170, flat 170...190, convex 190...345, full 345...360 (with the defaults; a

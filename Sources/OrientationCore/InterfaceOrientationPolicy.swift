@@ -1,4 +1,4 @@
-/// Turns device orientations into the interface orientation (DESIGN.md section 3).
+/// Turns device orientations into the interface orientation (docs/dbus-api.md, Orientations).
 ///
 /// It ignores face-up, face-down and unknown (keeping its last value) and every orientation that
 /// is not in the allowed set, so a landscape-only kiosk never reports portrait.

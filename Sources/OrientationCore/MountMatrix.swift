@@ -31,7 +31,7 @@ public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// The 3x3 matrix that turns raw sensor axes into the device frame of DESIGN.md section 3:
+/// The 3x3 matrix that turns raw sensor axes into the device frame of docs/axes.md:
 /// corrected = M * raw, with the rows as written in udev's `ACCEL_MOUNT_MATRIX` or the kernel's
 /// `mount_matrix` attribute.
 ///

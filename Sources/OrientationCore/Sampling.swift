@@ -195,27 +195,19 @@ public struct SamplingPolicy: Equatable, Sendable {
         var problems: [String] = []
         for field in Self.fields where !field.range.contains(self[field]) {
             problems.append(
-                "\(field.key) is \(self[field]) ms, expected \(field.range.lowerBound) to "
+                "\(field.name) is \(self[field]) ms, expected \(field.range.lowerBound) to "
                     + "\(field.range.upperBound)")
         }
         for (moving, still) in Self.pairs where self[moving] > self[still] {
             problems.append(
-                "\(moving.key) (\(self[moving]) ms) is longer than \(still.key) "
+                "\(moving.name) (\(self[moving]) ms) is longer than \(still.name) "
                     + "(\(self[still]) ms)")
         }
         return problems
     }
 
-    /// One configurable interval: its `[Sampling]` key, its field and its allowed range. The
-    /// field is reached through a pair of plain closures, not a key path: instantiating key
-    /// paths at every start runs some 30 functions of the Swift runtime that nothing else in
-    /// the daemon needs, and their pages then stay resident.
-    struct Field {
-        let key: String
-        let get: @Sendable (SamplingPolicy) -> UInt32
-        let set: @Sendable (inout SamplingPolicy, UInt32) -> Void
-        let range: ClosedRange<UInt32>
-    }
+    /// One configurable interval: its `[Sampling]` key, unit (milliseconds) and allowed range.
+    typealias Field = SettingsField<SamplingPolicy, UInt32>
 
     /// The interval of `field`.
     subscript(field: Field) -> UInt32 {
@@ -227,47 +219,47 @@ public struct SamplingPolicy: Equatable, Sendable {
     static var fields: [Field] {
         [
             Field(
-                key: "StillIntervalMsec", get: { $0.stillIntervalMsec }, set: { $0.stillIntervalMsec = $1 },
-                range: intervalRange),
+                "StillIntervalMsec", .milliseconds, intervalRange, { $0.stillIntervalMsec },
+                { $0.stillIntervalMsec = $1 }),
             Field(
-                key: "MovingIntervalMsec", get: { $0.movingIntervalMsec }, set: { $0.movingIntervalMsec = $1 },
-                range: intervalRange),
+                "MovingIntervalMsec", .milliseconds, intervalRange, { $0.movingIntervalMsec },
+                { $0.movingIntervalMsec = $1 }),
             Field(
-                key: "MotionLingerMsec", get: { $0.motionLingerMsec }, set: { $0.motionLingerMsec = $1 },
-                range: motionLingerRange),
+                "MotionLingerMsec", .milliseconds, motionLingerRange, { $0.motionLingerMsec },
+                { $0.motionLingerMsec = $1 }),
             Field(
-                key: "LowEnergyStillIntervalMsec", get: { $0.lowEnergyStillIntervalMsec },
-                set: { $0.lowEnergyStillIntervalMsec = $1 }, range: intervalRange),
+                "LowEnergyStillIntervalMsec", .milliseconds, intervalRange, { $0.lowEnergyStillIntervalMsec },
+                { $0.lowEnergyStillIntervalMsec = $1 }),
             Field(
-                key: "LowEnergyMovingIntervalMsec", get: { $0.lowEnergyMovingIntervalMsec },
-                set: { $0.lowEnergyMovingIntervalMsec = $1 }, range: intervalRange),
+                "LowEnergyMovingIntervalMsec", .milliseconds, intervalRange, { $0.lowEnergyMovingIntervalMsec },
+                { $0.lowEnergyMovingIntervalMsec = $1 }),
             Field(
-                key: "CriticalStillIntervalMsec", get: { $0.criticalStillIntervalMsec },
-                set: { $0.criticalStillIntervalMsec = $1 }, range: intervalRange),
+                "CriticalStillIntervalMsec", .milliseconds, intervalRange, { $0.criticalStillIntervalMsec },
+                { $0.criticalStillIntervalMsec = $1 }),
             Field(
-                key: "CriticalMovingIntervalMsec", get: { $0.criticalMovingIntervalMsec },
-                set: { $0.criticalMovingIntervalMsec = $1 }, range: intervalRange),
+                "CriticalMovingIntervalMsec", .milliseconds, intervalRange, { $0.criticalMovingIntervalMsec },
+                { $0.criticalMovingIntervalMsec = $1 }),
             Field(
-                key: "AcquisitionIntervalMsec", get: { $0.acquisitionIntervalMsec },
-                set: { $0.acquisitionIntervalMsec = $1 }, range: acquisitionIntervalRange),
+                "AcquisitionIntervalMsec", .milliseconds, acquisitionIntervalRange, { $0.acquisitionIntervalMsec },
+                { $0.acquisitionIntervalMsec = $1 }),
             Field(
-                key: "HingeIntervalMsec", get: { $0.hingeIntervalMsec }, set: { $0.hingeIntervalMsec = $1 },
-                range: intervalRange),
+                "HingeIntervalMsec", .milliseconds, intervalRange, { $0.hingeIntervalMsec },
+                { $0.hingeIntervalMsec = $1 }),
             Field(
-                key: "HingeMovingIntervalMsec", get: { $0.hingeMovingIntervalMsec },
-                set: { $0.hingeMovingIntervalMsec = $1 }, range: intervalRange),
+                "HingeMovingIntervalMsec", .milliseconds, intervalRange, { $0.hingeMovingIntervalMsec },
+                { $0.hingeMovingIntervalMsec = $1 }),
             Field(
-                key: "LowEnergyHingeIntervalMsec", get: { $0.lowEnergyHingeIntervalMsec },
-                set: { $0.lowEnergyHingeIntervalMsec = $1 }, range: intervalRange),
+                "LowEnergyHingeIntervalMsec", .milliseconds, intervalRange, { $0.lowEnergyHingeIntervalMsec },
+                { $0.lowEnergyHingeIntervalMsec = $1 }),
             Field(
-                key: "ThermalIntervalMsec", get: { $0.thermalIntervalMsec }, set: { $0.thermalIntervalMsec = $1 },
-                range: thermalIntervalRange),
+                "ThermalIntervalMsec", .milliseconds, thermalIntervalRange, { $0.thermalIntervalMsec },
+                { $0.thermalIntervalMsec = $1 }),
         ]
     }
 
     /// The field of a `[Sampling]` key, nil for an unknown key.
     static func field(named key: String) -> Field? {
-        fields.first { $0.key == key }
+        fields.first { $0.name == key }
     }
 
     /// The (moving, still) pairs whose moving interval must not be longer than the still one.

@@ -1,5 +1,5 @@
 /// The words of iio-sensor-proxy's `net.hadess.SensorProxy` interface, which GNOME, KDE
-/// and `monitor-sensor` read, derived from our decisions (DESIGN.md section 3 table).
+/// and `monitor-sensor` read, derived from our decisions (docs/migrating-from-iio-sensor-proxy.md, Names).
 public enum SensorProxyCompatibility {
     /// `AccelerometerOrientation` for a device orientation. iio-sensor-proxy has no face-up or
     /// face-down orientation: pass the last upright device orientation.
@@ -23,7 +23,7 @@ public enum SensorProxyCompatibility {
     /// as iio-sensor-proxy 3.9 computes it for the same sysfs input: from this reading alone (no
     /// filter, no hysteresis, no magnitude check, no orientation decision), in its units of
     /// 1 g = 256 (each axis truncated to a whole unit), the elevation rounded to whole degrees, and
-    /// its sign: a positive z is "up". In DESIGN.md's frame that is the screen facing the floor, so
+    /// its sign: a positive z is "up". In docs/axes.md's frame that is the screen facing the floor, so
     /// `face-up` here is our face-down; a compatibility mode is bug-compatible, the native
     /// interface keeps the design's convention. A zero reading is `vertical`, as there. Unlike 3.9
     /// the squares do not overflow above 128 g.

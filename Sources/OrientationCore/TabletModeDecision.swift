@@ -33,9 +33,11 @@ public enum TabletModeSource: String, Sendable, CaseIterable {
 /// - source `switch`: the switch's state (false while unknown);
 /// - source `hinge`: tablet once a trustworthy angle has stayed at or above `enterAngle` for
 ///   `evidenceTime` (over two readings at least), laptop once one has stayed at or below
-///   `exitAngle` as long; between the two angles the mode stays. A reading that is not
-///   trustworthy keeps the mode and restarts the evidence (so tablet mode is harder to leave
-///   than to stay in: the EC's rule). Before the first decision the mode is laptop.
+///   `exitAngle` as long; between the two angles the mode stays. Two trustworthy readings in a
+///   row `decisiveMargin` past the angle (at or above 230, at or below 130) change the mode at
+///   once, without waiting the evidence time: a fold, not a wobble about the angle. A reading
+///   that is not trustworthy keeps the mode and restarts the evidence (so tablet mode is harder
+///   to leave than to stay in: the EC's rule). Before the first decision the mode is laptop.
 ///
 /// A pure value fed with monotonic seconds; changing the source starts the evidence over.
 public struct TabletModeDecision: Sendable {
@@ -50,6 +52,8 @@ public struct TabletModeDecision: Sendable {
     /// readings in it.
     var evidenceSince: Double?
     var evidenceCount = 0
+    /// Trustworthy readings in a row `decisiveMargin` past the other mode's angle.
+    var decisiveCount = 0
 
     /// Tolerance when comparing the evidence span with `evidenceTime`. Seconds: timestamps
     /// jitter, and 0.3 s measured as 0.2999999 must count (as `EstimatorSettings.timingSlack`).
@@ -70,8 +74,7 @@ public struct TabletModeDecision: Sendable {
     ) -> Bool {
         if newSource != source {
             source = newSource
-            evidenceSince = nil
-            evidenceCount = 0
+            restartEvidence()
         }
         switch source {
         case .none:
@@ -81,35 +84,47 @@ public struct TabletModeDecision: Sendable {
         case .hinge:
             if lid == .closed && !hinge.lidContradicted {
                 tabletMode = false
-                evidenceSince = nil
-                evidenceCount = 0
+                restartEvidence()
                 break
             }
             guard hinge.trustworthy, let angle = hinge.angle else {
-                evidenceSince = nil
-                evidenceCount = 0
+                restartEvidence()
                 break
             }
-            let against = tabletMode ? angle <= settings.exitAngle : angle >= settings.enterAngle
-            guard against else {
-                evidenceSince = nil
-                evidenceCount = 0
+            // How far past the other mode's angle, in the direction that changes the mode.
+            let past = tabletMode ? settings.exitAngle - angle : angle - settings.enterAngle
+            guard past >= 0 else {
+                restartEvidence()
                 break
             }
+            decisiveCount = past >= settings.decisiveMargin ? decisiveCount + 1 : 0
             let since = evidenceSince ?? time
             if time < since {
                 evidenceSince = time
                 evidenceCount = 1
+                decisiveCount = min(decisiveCount, 1)
                 break
             }
             evidenceSince = since
             evidenceCount += 1
-            if evidenceCount >= 2 && time - since >= settings.evidenceTime - Self.timingSlack {
+            if decisiveCount >= 2
+                || (evidenceCount >= 2 && time - since >= settings.evidenceTime - Self.timingSlack)
+            {
                 tabletMode.toggle()
-                evidenceSince = nil
-                evidenceCount = 0
+                restartEvidence()
             }
         }
         return tabletMode
+    }
+
+    /// Whether readings past the other mode's angle are gathering: the mode changes at a later
+    /// reading if they go on (a daemon reading a change-only device repeats its last report
+    /// meanwhile, as for a pending orientation).
+    public var isGatheringEvidence: Bool { evidenceSince != nil }
+
+    private mutating func restartEvidence() {
+        evidenceSince = nil
+        evidenceCount = 0
+        decisiveCount = 0
     }
 }

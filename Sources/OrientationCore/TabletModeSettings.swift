@@ -66,8 +66,16 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     /// How long a trustworthy angle must stay past `enterAngle` (or `exitAngle`) before the mode
     /// changes, and at least two readings must span it. Seconds, default 0.3: about the EC's four
     /// readings at 100 ms, so one wobble past the angle changes nothing, and a fold is announced
-    /// a third of a second after it passes the angle (at the fast hinge interval).
+    /// a third of a second after it passes the angle (at the fast hinge interval), or as soon as
+    /// two readings are `decisiveMargin` past it.
     public var evidenceTime = 0.3
+
+    /// Two trustworthy readings in a row at least this far past `enterAngle` (or `exitAngle`)
+    /// change the mode without waiting `evidenceTime`. Degrees, default 30 (tablet from 230,
+    /// laptop from 130): a hand's fold, not noise or a wobble about the angle, which stay
+    /// within a few degrees of it; at the fast hinge interval the second reading comes 0.1 s
+    /// after the first, so a fold is announced 0.2 s sooner.
+    public var decisiveMargin = 30.0
 
     /// Smallest allowed gap between `exitAngle` and `enterAngle`. Degrees, default 10: hinge
     /// flex and sensor noise move the angle by a few degrees; a narrower gap would chatter.
@@ -123,14 +131,18 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     // MARK: The hinge axis
 
     /// The angle stops being trusted when the projection of gravity on the plane orthogonal to
-    /// the hinge falls under this fraction of |a| (on either sensor). Default 0.46: the hinge
-    /// within 27.5 degrees of vertical, Chromium's and the EC's 8.7 m/s^2 on x; there the angle's
-    /// noise grows as 1/projection.
-    public var hingeVerticalLeave = 0.46
+    /// the hinge falls under this fraction of |a| (on either sensor). Default 0.26: the hinge
+    /// within 15 degrees of vertical. The angle's noise grows as 1/projection, 3 to 6 degrees
+    /// here for 0.01 to 0.02 g per axis, which the smoothing below takes; Chromium and the EC stop
+    /// at 0.46 (8.7 m/s^2 on x, 27.5 degrees), which left a device held 20 to 27 degrees from
+    /// vertical (a tablet in portrait on a lap) with a stale angle.
+    public var hingeVerticalLeave = 0.26
 
-    /// ...and is trusted again only from this projection. Default 0.50 (30 degrees from
-    /// vertical): the hysteresis keeps a device held near the limit from flapping.
-    public var hingeVerticalEnter = 0.50
+    /// ...and is trusted again only from this projection. Default 0.30 (17.5 degrees from
+    /// vertical): the hysteresis keeps a device held near the limit from flapping, and a hinge
+    /// 20 degrees from vertical (0.34) is followed with noisy sensors (0.02 g moves the
+    /// projection by about as much).
+    public var hingeVerticalEnter = 0.30
 
     /// Projection at or above which the angle is not smoothed beyond `smoothingTimeMin`.
     /// Default 0.71: Chromium starts smoothing at 7.0 m/s^2 on x (0.71 g projected).
@@ -141,8 +153,15 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     public var smoothingTimeMin = 0.05
 
     /// Time constant at `hingeVerticalLeave`, ramped linearly from `smoothingStart`. Seconds,
-    /// default 1.0: near vertical the angle's noise is up to 2.2 times larger.
+    /// default 1.0: near vertical the angle's noise is up to 2.7 times larger.
     public var smoothingTimeMax = 1.0
+
+    /// A reading more than this from the filtered angle restarts the filter there instead of
+    /// being smoothed. Degrees, default 20: a fold, seen in one step at the slow interval or in
+    /// 10-30 degree steps at the fast one, is followed at once (at the 1 s time constant near
+    /// vertical a 200 degree step would take over 3 s to come within 10); noise is under 20
+    /// even at `hingeVerticalLeave` (about 6 standard deviations of 0.01 g per axis).
+    public var smoothingJump = 20.0
 
     /// Largest difference of the normalised x components of the two readings. Default 0.15:
     /// with correct mount matrices both sensors share the hinge axis, so b_x/|b| = d_x/|d| while
@@ -164,6 +183,15 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     /// With the lid switch open, ambiguous readings that last this long are taken as folded
     /// (full). Seconds, default 2: Chromium's `kUnstableLidAngleDuration`.
     public var wrapResolveTime = 2.0
+
+    /// With the lid switch open, a reading in the ambiguous zone follows the last angle to the
+    /// nearer side of 0/360 only when that side is within this of it (a lid opened from closed,
+    /// or closed slowly towards the switch); a longer step is a fold seen in one step, taken as
+    /// folded: the switch says the lid is not closed. Degrees, default 20, as `wrapBand`: about
+    /// what a hand moves the hinge in one fast interval (0.1 s), so that no angle outside the
+    /// zone (25 and up) reaches the closed side in one step. Without a lid switch the nearer
+    /// side is taken, however far.
+    public var continuityReach = 20.0
 
     /// Longest time since the last trustworthy angle for it to resolve 0 versus 360 by
     /// continuity. Seconds, default 2.5: the hinge may have moved while readings were not trusted;
@@ -199,7 +227,7 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     public init() {}
 
     /// One numeric setting: its name, unit and range (see `SettingsField`).
-    public typealias Field = SettingsField<TabletModeSettings>
+    public typealias Field = SettingsField<TabletModeSettings, Double>
 
     /// Allowed range of `EnterAngle=`: past flat, short of fully folded.
     public static let enterAngleRange: ClosedRange<Double> = 180...350
@@ -211,6 +239,7 @@ public struct TabletModeSettings: SettingsTable, Equatable {
         Field("enterAngle", .degrees, enterAngleRange, { $0.enterAngle }, { $0.enterAngle = $1 }),
         Field("exitAngle", .degrees, exitAngleRange, { $0.exitAngle }, { $0.exitAngle = $1 }),
         Field("evidenceTime", .seconds, 0.0...5.0, { $0.evidenceTime }, { $0.evidenceTime = $1 }),
+        Field("decisiveMargin", .degrees, 0.0...180.0, { $0.decisiveMargin }, { $0.decisiveMargin = $1 }),
         Field("minimumAngleGap", .degrees, 0.0...90.0, { $0.minimumAngleGap }, { $0.minimumAngleGap = $1 }),
         Field(
             "nominalGravity", .metresPerSecondSquared, 1.0...100.0, { $0.nominalGravity }, { $0.nominalGravity = $1 }),
@@ -238,12 +267,14 @@ public struct TabletModeSettings: SettingsTable, Equatable {
         Field("smoothingStart", .fraction, 0.05...1.0, { $0.smoothingStart }, { $0.smoothingStart = $1 }),
         Field("smoothingTimeMin", .seconds, 0.0...2.0, { $0.smoothingTimeMin }, { $0.smoothingTimeMin = $1 }),
         Field("smoothingTimeMax", .seconds, 0.0...10.0, { $0.smoothingTimeMax }, { $0.smoothingTimeMax = $1 }),
+        Field("smoothingJump", .degrees, 1.0...360.0, { $0.smoothingJump }, { $0.smoothingJump = $1 }),
         Field("axisMismatchLimit", .fraction, 0.01...1.0, { $0.axisMismatchLimit }, { $0.axisMismatchLimit = $1 }),
         Field(
             "axisMismatchReportTime", .seconds, 0.0...600.0, { $0.axisMismatchReportTime },
             { $0.axisMismatchReportTime = $1 }),
         Field("wrapBand", .degrees, 0.0...45.0, { $0.wrapBand }, { $0.wrapBand = $1 }),
         Field("wrapResolveTime", .seconds, 0.0...60.0, { $0.wrapResolveTime }, { $0.wrapResolveTime = $1 }),
+        Field("continuityReach", .degrees, 0.0...360.0, { $0.continuityReach }, { $0.continuityReach = $1 }),
         Field("continuityWindow", .seconds, 0.0...60.0, { $0.continuityWindow }, { $0.continuityWindow = $1 }),
         Field("closedMaximum", .degrees, 0.0...90.0, { $0.closedMaximum }, { $0.closedMaximum = $1 }),
         Field("flatHalfWidth", .degrees, 0.0...45.0, { $0.flatHalfWidth }, { $0.flatHalfWidth = $1 }),

@@ -2,7 +2,7 @@
 public struct TraceSample: Equatable, Sendable {
     /// Monotonic time in seconds.
     public var time: Double
-    /// Gravity reading in m/s^2 in the DESIGN.md frame (after mount matrix and scale).
+    /// Gravity reading in m/s^2 in the docs/axes.md frame (after mount matrix and scale).
     public var reading: Vector3
     /// The base accelerometer's reading taken with it (after its mount matrix, the hwdb's base
     /// frame: the same as the display's while the lid is closed); nil in a one-sensor trace.
@@ -60,7 +60,7 @@ public struct OrientationChange: Equatable, Sendable {
     }
 }
 
-/// The CSV trace format of DESIGN.md section 4: a header line `t,x,y,z`, then one line per
+/// The CSV trace format (docs/architecture.md, The estimator): a header line `t,x,y,z`, then one line per
 /// reading, time in seconds and the gravity reading in m/s^2, e.g. `0.05,0.0,-9.81,0.0`.
 ///
 /// A two-sensor trace (a convertible with a display and a base accelerometer) has the header

@@ -1,6 +1,6 @@
 /// A three-component vector of `Double`, used for accelerometer readings and gravity estimates.
 ///
-/// Readings are in m/s^2 in the frame of DESIGN.md section 3: x to the right edge, y to the top
+/// Readings are in m/s^2 in the frame of docs/axes.md: x to the right edge, y to the top
 /// edge, z out of the screen, and the vector points at the ground (gravity, not the specific force
 /// "up" reading some APIs report).
 public struct Vector3: Equatable, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CUdev
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SystemdBus
@@ -69,8 +70,8 @@ public enum AccelerometerDiscovery {
         Log.debug("left out: \(error)")
     }
 
-    /// The accelerometer that drives rotation (DESIGN.md: never a base sensor unless
-    /// pinned), described with its calibration and mount matrix.
+    /// The accelerometer that drives rotation (motion-orientationd.conf(5), `[Sensor] Device=`:
+    /// never a base sensor unless pinned), described with its calibration and mount matrix.
     public static func choose(_ settings: DaemonSettings) -> AccelerometerChoice {
         let found: [AccelerometerCandidate]
         do {
@@ -89,7 +90,7 @@ public enum AccelerometerDiscovery {
         return choice
     }
 
-    /// Reads what turns raw counts into the DESIGN.md frame: per-channel scale and offset
+    /// Reads what turns raw counts into the docs/axes.md frame: per-channel scale and offset
     /// (an input accelerometer's from its axes' resolution), and the mount matrix from the
     /// first source that parses. Problems are logged.
     static func describe(_ candidate: AccelerometerCandidate, settings: DaemonSettings) -> AccelerometerInfo {

@@ -1,7 +1,7 @@
 import OrientationCore
 
 /// An accelerometer as found by discovery: where it is and how to turn its raw counts into
-/// a gravity vector in the frame of DESIGN.md section 3.
+/// a gravity vector in the frame of docs/axes.md.
 public struct AccelerometerInfo: Sendable {
     /// The device's sysfs directory, e.g. `/sys/devices/.../iio:device0`, or the event
     /// device of an input accelerometer.
@@ -26,7 +26,7 @@ public struct AccelerometerInfo: Sendable {
     /// The raw channel file of an axis.
     public func rawChannelPath(_ axis: Character) -> String { "\(syspath)/in_accel_\(axis)_raw" }
 
-    /// The one place where raw counts become a reading in the DESIGN.md frame, for every
+    /// The one place where raw counts become a reading in the docs/axes.md frame, for every
     /// kind of reader: each channel's scale and offset, then the mount matrix.
     public func reading(_ sample: RawSample) -> Vector3 {
         mountMatrix.apply(

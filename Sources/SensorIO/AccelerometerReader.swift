@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SystemdBus
@@ -6,7 +7,7 @@ import SystemdBus
 public protocol AccelerometerSource: AnyObject {
     /// What discovery found out about the sensor.
     var info: AccelerometerInfo { get }
-    /// One sample's raw counts (`info.reading(_:)` turns them into m/s^2 in the DESIGN.md
+    /// One sample's raw counts (`info.reading(_:)` turns them into m/s^2 in the docs/axes.md
     /// frame), or nil when it failed (reported once per bad period).
     func read() -> RawSample?
     /// Sets the device's own rate for sampling every `msec` (when it has one); `polled`:

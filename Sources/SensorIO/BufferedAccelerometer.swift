@@ -1,4 +1,5 @@
 import CSystemd  // EPOLLHUP, EPOLLERR (sys/epoll.h)
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SystemdBus

@@ -1,3 +1,4 @@
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SystemdBus

@@ -1,4 +1,5 @@
-import CMotionShim
+import CInputDevice
+import ErrorsAndLog
 import Glibc
 import OrientationCore
 import SystemdBus

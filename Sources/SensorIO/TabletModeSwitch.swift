@@ -1,4 +1,5 @@
-import CMotionShim
+import CInputDevice
+import ErrorsAndLog
 import Glibc
 import SystemdBus
 
@@ -7,16 +8,13 @@ import SystemdBus
 /// at start (`EVIOCGSW`), then each `EV_SW` event, applied at `SYN_REPORT`. A device that also
 /// has `SW_LID` reports the lid too. Never polled.
 public final class TabletModeSwitch {
-    /// Event types and codes of `linux/input-event-codes.h`.
-    static let evSyn: UInt16 = 0
-    static let evSwitch: UInt16 = 5
-    static let synReport: UInt16 = 0
-    static let synDropped: UInt16 = 3
-    static let switchLid: UInt16 = 0
-    static let switchTabletMode: UInt16 = 1
-    /// `struct input_event` on 64-bit Linux: a timeval (2 x 8 bytes), u16 type, u16 code,
-    /// s32 value.
-    static let eventSize = 24
+    /// Event types and codes of `linux/input-event-codes.h`, as `input_event` carries them.
+    static let evSyn = UInt16(EV_SYN)
+    static let evSwitch = UInt16(EV_SW)
+    static let synReport = UInt16(SYN_REPORT)
+    static let synDropped = UInt16(SYN_DROPPED)
+    static let switchLid = UInt16(SW_LID)
+    static let switchTabletMode = UInt16(SW_TABLET_MODE)
     /// Bytes asked for the switch bitmaps (SW_CNT is 17 codes: 3 bytes).
     static let bitmapBytes = 8
 
@@ -93,9 +91,9 @@ public final class TabletModeSwitch {
 
     /// Reads whole events until the device has no more, applying each report.
     private func receive() {
-        var buffer = [UInt8](repeating: 0, count: TabletModeSwitch.eventSize * 32)
+        var events = [input_event](repeating: input_event(), count: 32)
         while fd >= 0 {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = events.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 let error = errno
                 if error == EAGAIN || error == EINTR { return }
@@ -106,16 +104,9 @@ public final class TabletModeSwitch {
                 gone(SystemError("read (end of file)", path: devnode, errno: ENODEV))
                 return
             }
-            let count = n / TabletModeSwitch.eventSize
-            for index in 0..<count {
-                let base = index * TabletModeSwitch.eventSize
-                func u16(_ offset: Int) -> UInt16 {
-                    UInt16(buffer[base + offset]) | UInt16(buffer[base + offset + 1]) << 8
-                }
-                let type = u16(16)
-                let code = u16(18)
-                let value = UInt32(u16(20)) | UInt32(u16(22)) << 16
-                handle(type: type, code: code, value: Int32(bitPattern: value))
+            // evdev delivers whole events only.
+            for event in events.prefix(n / MemoryLayout<input_event>.stride) {
+                handle(type: event.type, code: event.code, value: event.value)
             }
         }
     }

@@ -1,4 +1,5 @@
 import CUdev
+import ErrorsAndLog
 import Glibc
 import SystemdBus
 

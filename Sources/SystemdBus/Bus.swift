@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 
 /// Small typed helpers over sd-bus's non-variadic calls (the variadic ones,
@@ -171,40 +172,38 @@ public enum Bus {
 
     /// Replies to a method call with the given string arguments (none for an empty reply).
     public static func reply(to call: OpaquePointer, strings: [String] = []) -> Int32 {
-        var reply: OpaquePointer? = nil
-        var r = sd_bus_message_new_method_return(call, &reply)
-        guard r >= 0, let reply else { return r }
-        defer { sd_bus_message_unref(reply) }
-        r = append(reply, arguments: strings)
-        if r < 0 { return r }
-        return sd_bus_send(nil, reply, nil)
+        send(on: nil, { sd_bus_message_new_method_return(call, &$0) }) { append($0, arguments: strings) }
     }
 
     /// Emits a signal carrying `(s name, u value)`.
     public static func emitSignal(
         _ bus: OpaquePointer, path: String, interface: String, member: String, name: String, value: UInt32
     ) -> Int32 {
-        var message: OpaquePointer? = nil
-        var r = sd_bus_message_new_signal(bus, &message, path, interface, member)
-        guard r >= 0, let message else { return r }
-        defer { sd_bus_message_unref(message) }
-        r = append(message, string: name)
-        if r >= 0 { r = append(message, uint32: value) }
-        if r >= 0 { r = sd_bus_send(bus, message, nil) }
-        return r
+        send(on: bus, { sd_bus_message_new_signal(bus, &$0, path, interface, member) }) {
+            let r = append($0, string: name)
+            return r < 0 ? r : append($0, uint32: value)
+        }
     }
 
     /// Emits a signal with one boolean argument (`TabletModeChanged(b)`).
     public static func emitSignal(
         _ bus: OpaquePointer, path: String, interface: String, member: String, bool: Bool
     ) -> Int32 {
+        send(on: bus, { sd_bus_message_new_signal(bus, &$0, path, interface, member) }) { append($0, bool: bool) }
+    }
+
+    /// Creates a message with `create`, appends its arguments with `fill` and sends it on `bus`
+    /// (nil: the bus of the call a reply answers), stopping at the first negative errno.
+    private static func send(
+        on bus: OpaquePointer?, _ create: (inout OpaquePointer?) -> Int32, _ fill: (OpaquePointer) -> Int32
+    ) -> Int32 {
         var message: OpaquePointer? = nil
-        var r = sd_bus_message_new_signal(bus, &message, path, interface, member)
+        var r = create(&message)
         guard r >= 0, let message else { return r }
         defer { sd_bus_message_unref(message) }
-        r = append(message, bool: bool)
-        if r >= 0 { r = sd_bus_send(bus, message, nil) }
-        return r
+        r = fill(message)
+        if r < 0 { return r }
+        return sd_bus_send(bus, message, nil)
     }
 
     /// Emits one `PropertiesChanged` naming every property in `properties` (their values

@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 
 /// A Swift closure carried through sd-bus's `void *userdata`: the one box for message

@@ -1,4 +1,4 @@
-/// motion-orientationd's names on the system bus (DESIGN.md section 5).
+/// motion-orientationd's names on the system bus (docs/dbus-api.md).
 public enum MotionOrientationBus {
     /// The well-known bus name the daemon owns.
     public static let name = "io.github.MotionOrientation1"

@@ -6,7 +6,7 @@ public protocol BusProperty: RawRepresentable<String>, CaseIterable, Sendable {
     var signature: String { get }
 }
 
-/// The properties of `io.github.MotionOrientation1` (DESIGN.md section 5,
+/// The properties of `io.github.MotionOrientation1` (docs/dbus-api.md,
 /// docs/io.github.MotionOrientation1.xml). Every one emits `PropertiesChanged`.
 public enum OrientationProperty: String, BusProperty {
     case deviceOrientation = "DeviceOrientation"

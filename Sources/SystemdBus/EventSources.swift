@@ -1,11 +1,12 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
 
 /// A one-shot timer on the monotonic clock of an sd-event loop that runs a closure when it
 /// fires; `arm(afterUsec:)` (re-)arms it. The timer owns its event source: the source
 /// goes with it. The closure should hold its owner weakly or unowned.
 public final class EventTimer {
-    /// sd-event coalesces timers to 250 ms unless given an accuracy (DESIGN.md section 8).
+    /// sd-event coalesces timers to 250 ms unless given an accuracy (docs/architecture.md, Pitfalls).
     public static let defaultAccuracyUsec: UInt64 = 1_000
 
     private let event: OpaquePointer

@@ -1,5 +1,7 @@
 import CSystemd
+import ErrorsAndLog
 import Glibc
+import OrientationClient
 import OrientationCore
 import SystemdBus
 
@@ -15,7 +17,7 @@ import SystemdBus
 /// Children are started with `posix_spawnp` and watched through an sd-event child
 /// source, on the same loop as the bus, so the bus is served while a command runs.
 final class CommandRunner {
-    let follower: OrientationFollower
+    let follower: FollowingCommand
     let stream: OrientationStream
     let command: [String]
     /// The running child and its event source, if any.
@@ -39,7 +41,7 @@ final class CommandRunner {
         "MOTION_ORIENTATION_HINGE_ANGLE",
     ]
 
-    init(follower: OrientationFollower, stream: OrientationStream, command: [String]) {
+    init(follower: FollowingCommand, stream: OrientationStream, command: [String]) {
         self.follower = follower
         self.stream = stream
         self.command = command
@@ -209,20 +211,20 @@ func execCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
     while let argument = rest.first, argument.hasPrefix("-") {
         rest.removeFirst()
         if argument == "--" { break }
-        do throws(UsageFailure) {
+        do throws(UsageError) {
             try chooseStream(&stream, argument, command: "exec")
         } catch {
             usageFailure("\(error.description) for exec")
         }
     }
     guard !rest.isEmpty else { usageFailure("exec needs a command to run, e.g. exec -- ./rotate.sh") }
-    let follower = try OrientationFollower(connection: DaemonConnection())
+    let follower = try FollowingCommand()
     let runner = CommandRunner(follower: follower, stream: stream ?? .interface, command: Array(rest))
     try runner.takeSignals()
     follower.onChange = { changed, state in
         if changed == runner.stream { runner.consider(state) }
     }
-    let initial = try follower.begin()
+    guard let initial = try follower.begin() else { return follower.status }
     if runner.stream == .tabletMode && !initial.isKnown(.tabletMode) {
         writeAll(
             STDERR_FILENO,

@@ -1,4 +1,6 @@
+import ErrorsAndLog
 import Glibc
+import OrientationClient
 import OrientationCore
 import SystemdBus
 
@@ -14,14 +16,14 @@ func monitor(_ arguments: [String]) throws(ClientError) -> Int32 {
         if argument == "--json" {
             json = true
         } else {
-            do throws(UsageFailure) {
+            do throws(UsageError) {
                 try chooseStream(&only, argument, command: "monitor")
             } catch {
                 usageFailure("\(error.description) for monitor")
             }
         }
     }
-    let follower = try OrientationFollower(connection: DaemonConnection())
+    let follower = try FollowingCommand()
     func shown(_ stream: OrientationStream) -> Bool {
         guard let only else { return true }
         return only == stream || (only == .tabletMode && stream == .hingeState)
@@ -42,7 +44,7 @@ func monitor(_ arguments: [String]) throws(ClientError) -> Int32 {
         writeAll(STDOUT_FILENO, "{\"stream\": \"\(stream.rawValue)\", \(fields)}\n")
     }
     follower.onChange = emit
-    let initial = try follower.begin()
+    guard let initial = try follower.begin() else { return follower.status }
     emit(.device, initial)
     emit(.interface, initial)
     // A machine without tablet mode shows no tablet lines; one with it, its current state.

@@ -1,4 +1,7 @@
+import DaemonConfiguration
+import ErrorsAndLog
 import Glibc
+import OrientationClient
 import OrientationCore
 import SensorIO
 import SystemdBus

@@ -1,4 +1,6 @@
+import ErrorsAndLog
 import Glibc
+import OrientationClient
 import OrientationCore
 import SensorIO
 import SystemdBus
@@ -23,7 +25,7 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
             }
             timeout = value
         case "--device", "--interface", "--tablet-mode":
-            do throws(UsageFailure) {
+            do throws(UsageError) {
                 try chooseStream(&stream, argument, command: "wait")
             } catch {
                 usageFailure(error.description)
@@ -62,18 +64,10 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
         )
         return waitTimeoutStatus
     }
-    let follower = try OrientationFollower(connection: DaemonConnection())
+    let follower = try FollowingCommand()
     follower.onChange = { changed, state in
         if changed == chosen && state.name(chosen) == target { follower.exit(0) }
     }
-    let initial: OrientationState
-    do throws(ClientError) {
-        initial = try follower.begin(deadline: deadline)
-    } catch {
-        if error.timedOut && deadline != nil { return timedOut() }
-        throw error
-    }
-    if initial.name(chosen) == target { return 0 }
     let timer = EventTimer(event: follower.event) { [unowned follower] in follower.exit(waitTimeoutStatus) }
     if let deadline {
         do {
@@ -82,9 +76,20 @@ func waitCommand(_ arguments: [String]) throws(ClientError) -> Int32 {
             throw ClientError("cannot arm the timeout: \(String(cString: strerror(error.errno)))")
         }
     }
-    // The timer lives for the loop's run.
-    let status = withExtendedLifetime(timer) { follower.run() }
-    return status == waitTimeoutStatus ? timedOut() : status
+    // The timer lives for the loop's runs.
+    return try withExtendedLifetime(timer) { () throws(ClientError) -> Int32 in
+        let initial: OrientationState?
+        do throws(ClientError) {
+            initial = try follower.begin(deadline: deadline)
+        } catch {
+            if error.timedOut && deadline != nil { return timedOut() }
+            throw error
+        }
+        guard let initial else { return follower.status == waitTimeoutStatus ? timedOut() : follower.status }
+        if initial.name(chosen) == target { return 0 }
+        let status = follower.run()
+        return status == waitTimeoutStatus ? timedOut() : status
+    }
 }
 
 /// Seconds as a person writes them: "5", "0.5".

@@ -1,6 +1,7 @@
 // motion-orientation: the command-line client of motion-orientationd.
-import CSystemd
+import ErrorsAndLog
 import Glibc
+import OrientationClient
 import OrientationCore
 import SystemdBus
 
@@ -52,15 +53,18 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
-/// A mistake on the command line.
-struct UsageFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Prints a usage mistake and exits with status 2.
 func usageFailure(_ message: String) -> Never {
     fail(message, status: 2)
+}
+
+/// The system bus, for the daemon's methods.
+func connect() throws(ClientError) -> DaemonConnection {
+    do throws(SystemError) {
+        return try DaemonConnection()
+    } catch {
+        throw ClientError("\(error)")
+    }
 }
 
 /// Runs one command; returns its exit status.
@@ -74,16 +78,11 @@ func run(_ arguments: [String]) -> Int32 {
         switch command {
         case "get":
             noMoreArguments()
-            let connection = try DaemonConnection()
-            let reply = try connection.call("ReadOrientation")
-            defer { sd_bus_message_unref(reply) }
-            guard let device = try? Bus.readString(reply), let interface = try? Bus.readString(reply) else {
-                fail("ReadOrientation returned a malformed reply")
-            }
-            writeAll(STDOUT_FILENO, "device=\(device)\ninterface=\(interface)\n")
+            let reading = try connect().readOrientation()
+            writeAll(STDOUT_FILENO, "device=\(reading.device)\ninterface=\(reading.interface)\n")
         case "status":
             noMoreArguments()
-            let lines = try DaemonConnection().allProperties().map { "\($0.name): \($0.value)\n" }
+            let lines = try connect().allProperties().map { "\($0.name): \($0.value.text)\n" }
             writeAll(STDOUT_FILENO, lines.joined())
         case "monitor":
             return try monitor(arguments)

@@ -1,4 +1,5 @@
 // motion-orientationd: the daemon's entry point. Arguments, signals, run.
+import ErrorsAndLog
 import Glibc
 import MotionOrientationDaemon
 import OrientationCore

@@ -87,7 +87,7 @@ enum Corpus {
                     // The bounce after the impact: a damped 12 Hz ring along the screen normal.
                     guard time >= 2.49 && time < 3.0 else { return .zero }
                     let age = time - 2.49
-                    let decay = CorpusMath.decay(age / 0.08)
+                    let decay = TestMath.decay(age / 0.08)
                     return Vector3(0, 0, 1.5 * g * decay * TestMath.sinCos(degrees: 360 * 12 * age).sin)
                 },
                 override: { time, _ in
@@ -255,15 +255,5 @@ enum Corpus {
             }
         }
         return text
-    }
-}
-
-enum CorpusMath {
-    /// e^-x for x >= 0 (plain Swift, like the rest of the generator).
-    static func decay(_ x: Double) -> Double {
-        // (1 + x/n)^-n with n = 2^16, accurate to about x^2/2^17: plenty for an envelope.
-        var value = 1 / (1 + x / 65536)
-        for _ in 0..<16 { value *= value }
-        return value
     }
 }

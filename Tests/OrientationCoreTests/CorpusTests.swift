@@ -2,61 +2,6 @@ import Foundation
 import OrientationCore
 import Testing
 
-/// One line of `Tests/traces/expected.txt`.
-struct ExpectedOutcome: Sendable, CustomStringConvertible {
-    var name: String
-    /// Device orientations in decision order.
-    var devices: [DeviceOrientation]
-    /// End of the main motion, seconds.
-    var end: Double?
-    /// Largest delay from `end` to the last decision, seconds.
-    var maxDelay: Double?
-
-    var description: String { name }
-
-    /// The interface orientations these device decisions imply (DESIGN.md section 3): a change
-    /// whenever an upright device orientation differs from the last upright one.
-    var interfaces: [InterfaceOrientation] {
-        var result: [InterfaceOrientation] = []
-        for device in devices {
-            if let interface = InterfaceOrientation(following: device), interface != result.last {
-                result.append(interface)
-            }
-        }
-        return result
-    }
-
-    /// What is wrong with `changes` (a replay of the trace) against this outcome; empty when
-    /// nothing is. `slack` widens the delay bound (for resampled traces).
-    func problems(_ changes: [OrientationChange], slack: Double = 0) -> [String] {
-        var problems: [String] = []
-        var seenDevices: [DeviceOrientation] = []
-        var seenInterfaces: [InterfaceOrientation] = []
-        for change in changes {
-            if change.device != seenDevices.last { seenDevices.append(change.device) }
-            if change.interface != .unknown && change.interface != seenInterfaces.last {
-                seenInterfaces.append(change.interface)
-            }
-        }
-        if seenDevices != devices { problems.append("devices \(seenDevices), expected \(devices)") }
-        if seenInterfaces != interfaces {
-            problems.append("interfaces \(seenInterfaces), expected \(interfaces)")
-        }
-        if let delay = delay(changes), let maxDelay, delay > maxDelay + slack + 1e-9 {
-            problems.append("delay \(delay) s > \(maxDelay + slack) s")
-        }
-        return problems
-    }
-
-    /// Time from `end` to the last change of the device orientation, when the trace has an `end`.
-    func delay(_ changes: [OrientationChange]) -> Double? {
-        guard let end else { return nil }
-        var last: OrientationChange?
-        for change in changes where change.device != last?.device { last = change }
-        return last.map { $0.time - end }
-    }
-}
-
 enum CorpusFiles {
     /// `Tests/traces`, found from this source file (tests run in the source tree).
     static let directory: String = {
@@ -70,19 +15,7 @@ enum CorpusFiles {
     }
 
     /// The manifest lines.
-    static let manifest: [ExpectedOutcome] = {
-        guard let text = try? read("expected.txt") else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let first = words.first, !first.hasPrefix("#") else { return nil }
-            guard words.count == 4 else { return ExpectedOutcome(name: "bad line: \(line)", devices: []) }
-            let devices = words[1].split(separator: ">").map {
-                DeviceOrientation(name: String($0)) ?? .unknown
-            }
-            return ExpectedOutcome(
-                name: String(words[0]), devices: devices, end: Double(words[2]), maxDelay: Double(words[3]))
-        }
-    }()
+    static let manifest: [ExpectedOutcome] = (try? read("expected.txt")).map(ExpectedOutcome.parse) ?? []
 
     static func outcome(_ name: String) -> ExpectedOutcome? { manifest.first { $0.name == name } }
 }

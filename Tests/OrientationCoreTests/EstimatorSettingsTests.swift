@@ -21,7 +21,7 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 41)
+        #expect(settings.entries.count == 48)
         #expect(settings.midTurnAngle > settings.switchAngle && settings.midTurnAngle < 90)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
@@ -67,5 +67,37 @@ struct EstimatorSettingsTests {
         let slower = Trace.replay(step, settings: settings)
         #expect(slower.map(\.device) == [.portrait, .landscapeRight])
         if slower.count == 2 { #expect(slower[1].time >= 1.3 - 1e-9 && slower[1].time <= 1.32) }
+    }
+
+    /// The `[Orientation]` and `[Sampling]` keys are parsed and refused by one settings field:
+    /// whole milliseconds, decimal degrees, the same words for a value outside its range.
+    @Test func configKeysAreParsedByTheirFields() {
+        func diagnostics(_ text: String) -> [String] {
+            DaemonSettings.interpret(ConfigFile.parse(text, file: "test.conf").entries).1.map(\.message)
+        }
+        let keep = "; keeping the previous value"
+        #expect(
+            diagnostics("[Orientation]\nSettleTimeMsec=soon\n") == [
+                "expected milliseconds between 20 and 1000, found 'soon'" + keep
+            ])
+        #expect(
+            diagnostics("[Orientation]\nSettleTimeMsec=2.5\n") == [
+                "expected milliseconds between 20 and 1000, found '2.5'" + keep
+            ])
+        #expect(
+            diagnostics("[Orientation]\nSwitchAngle=70\n") == ["expected degrees between 55 and 65, found '70'" + keep])
+        #expect(
+            diagnostics("[Sampling]\nStillIntervalMsec=-5\n") == [
+                "expected milliseconds between 10 and 5000, found '-5'" + keep
+            ])
+        let settings = DaemonSettings.interpret(
+            ConfigFile.parse(
+                "[Orientation]\nSettleTimeMsec=300\nSwitchAngle=57.5\n[Sampling]\nStillIntervalMsec=900\n", file: "t"
+            ).entries
+        ).0
+        #expect(settings.estimator.quarterTurnSettleTime == 0.3)
+        #expect(settings.estimator.halfTurnSettleTime == 0.6)
+        #expect(settings.estimator.switchAngle == 57.5)
+        #expect(settings.sampling.stillIntervalMsec == 900)
     }
 }

@@ -1,8 +1,9 @@
 import OrientationCore
 import Testing
 
-// The estimator targets of DESIGN.md section 4, each asserted on generated traces (the corpus in Tests/traces is
-// checked by CorpusTests). Measured with the default settings when these tests were written:
+// The estimator targets of docs/architecture.md (The estimator), each asserted on generated traces
+// (the corpus in Tests/traces is checked by CorpusTests). Measured with the default settings when
+// these tests were written:
 //
 //   quarter turn (0.2-1 s, three noise levels), median delay from the end of the turn: 10 Hz 0.04 s,
 //     25 Hz 0.004 s, 50 Hz -0.012 s (0.18 s at every rate without the mid-turn commit)
@@ -28,13 +29,6 @@ func deviceDecisions(_ samples: [TraceSample], settings: EstimatorSettings = Est
         result.append(change)
     }
     return result
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /// The upright orientation whose axis is at `turn` degrees (a multiple of 90).

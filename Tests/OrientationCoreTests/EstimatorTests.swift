@@ -1,7 +1,7 @@
 import OrientationCore
 import Testing
 
-/// The six reference readings of DESIGN.md section 3 with the orientation each must give.
+/// The six reference readings of docs/axes.md with the orientation each must give.
 let referenceVectors: [(Vector3, DeviceOrientation)] = [
     (Vector3(0, -g, 0), .portrait),
     (Vector3(0, g, 0), .portraitUpsideDown),

@@ -118,55 +118,8 @@ enum HingeCorpus {
 
     static let directory = CorpusFiles.directory + "/hinge"
 
-    /// One line of `Tests/traces/hinge/expected.txt`.
-    struct Outcome: Sendable, CustomStringConvertible {
-        var name: String
-        var lid: LidState
-        /// Tablet-mode decisions in order ("laptop" or "tablet").
-        var modes: [Bool]
-        var finalState: HingeState
-        var end: Double?
-        var maxDelay: Double?
-        var description: String { name }
-
-        /// What is wrong with a replay against this outcome.
-        func problems(_ changes: [TabletModeChange]) -> [String] {
-            var problems: [String] = []
-            let seen = [false] + TabletModeChange.modeChanges(changes).map(\.tabletMode)
-            if seen != modes { problems.append("modes \(seen), expected \(modes)") }
-            if changes.last?.state != finalState {
-                problems.append("final state \(changes.last?.state.name ?? "none"), expected \(finalState.name)")
-            }
-            if let delay = delay(changes), let maxDelay, delay > maxDelay + 1e-9 || delay < 0 {
-                problems.append("delay \(delay) s outside 0...\(maxDelay) s")
-            }
-            return problems
-        }
-
-        /// Time from `end` to the last tablet-mode change.
-        func delay(_ changes: [TabletModeChange]) -> Double? {
-            guard let end else { return nil }
-            return TabletModeChange.modeChanges(changes).last.map { $0.time - end }
-        }
-
-        /// The modes as written in the manifest.
-        var expectedText: String { modes.map { $0 ? "tablet" : "laptop" }.joined(separator: ">") }
-    }
-
-    static let manifest: [Outcome] = {
-        guard let text = try? String(contentsOfFile: directory + "/expected.txt", encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard let first = words.first, !first.hasPrefix("#") else { return nil }
-            guard words.count == 6, let lid = LidState(rawValue: words[1]), let state = HingeState(name: words[3])
-            else {
-                return Outcome(name: "bad line: \(line)", lid: .unknown, modes: [], finalState: .unknown)
-            }
-            return Outcome(
-                name: first, lid: lid, modes: words[2].split(separator: ">").map { $0 == "tablet" },
-                finalState: state, end: Double(words[4]), maxDelay: Double(words[5]))
-        }
-    }()
+    static let manifest: [HingeOutcome] =
+        (try? String(contentsOfFile: directory + "/expected.txt", encoding: .utf8)).map(HingeOutcome.parse) ?? []
 }
 
 @Suite("Two-sensor trace corpus")
@@ -210,8 +163,7 @@ struct HingeCorpusTests {
             let problems = outcome.problems(changes)
             #expect(problems.isEmpty, "\(outcome.name): \(problems) \(changes)")
             #expect(Trace.replayHinge(samples, lid: outcome.lid) == changes)
-            let decided = [false] + TabletModeChange.modeChanges(changes).map(\.tabletMode)
-            let decidedText = decided.map { $0 ? "tablet" : "laptop" }.joined(separator: ">")
+            let decidedText = HingeOutcome.text(HingeOutcome.decided(changes))
             let delay = outcome.delay(changes).map { String(Int(($0 * 1000).rounded())) + " ms" } ?? "-"
             func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
             table.append(

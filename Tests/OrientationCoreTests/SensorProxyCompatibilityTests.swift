@@ -16,7 +16,7 @@ import Testing
             let (s, c) = TestMath.sinCos(degrees: degrees)
             return SensorProxyCompatibility.tilt(reading: Vector3(0, -g * c, g * s) * scale)
         }
-        // Its sign: a positive z is up (the screen facing the floor in DESIGN.md's frame).
+        // Its sign: a positive z is up (the screen facing the floor in docs/axes.md's frame).
         #expect(tilt(elevation: 0) == "vertical")
         #expect(tilt(elevation: 20.4) == "vertical")  // rounds to 20
         #expect(tilt(elevation: -20.4) == "vertical")

@@ -1,4 +1,5 @@
 import CSystemd
+import ErrorsAndLog
 import Foundation
 import Glibc
 import SystemdBus

@@ -151,6 +151,21 @@ def test_gnome_like_client_sees_every_change(make_rig):
     kill_process(proc)
 
 
+def test_claim_announces_the_orientation_then_the_tilt(make_rig):
+    """At the claim iio-sensor-proxy 3.9 announces its first reading's orientation, then its
+    tilt, in separate PropertiesChanged signals (accel_changed_func in its
+    src/iio-sensor-proxy.c); so does the daemon, although its tilt is known readings before
+    its orientation is decided."""
+    rig = make_rig(config_text=COMPAT)
+    proc, lines = start_gnome_like_client(rig)
+    lines.expect(lambda l: l.startswith("claimed "), 5.0, "the claim")
+    first, _ = lines.expect(lambda l: l.startswith("changed "), 5.0, "the first change")
+    second, _ = lines.expect(lambda l: l.startswith("changed "), 5.0, "the second change")
+    assert first == "changed AccelerometerOrientation=normal all=AccelerometerOrientation", first
+    assert second == "changed AccelerometerTilt=vertical all=AccelerometerTilt", second
+    kill_process(proc)
+
+
 def scaled_rig(scale, g_units):
     """A compatibility rig whose portrait reads `g_units` g by the sysfs scale (iio-sensor-proxy's
     own test device: in_accel_scale 10 and a raw -25.6, 26 g)."""

@@ -1,5 +1,5 @@
 """Energy: the forced flag, power-saver / battery / thermal triggers, adaptive sampling,
-suspend and lid (DESIGN.md section 5).
+suspend and lid (docs/dbus-api.md, motion-orientationd(8)).
 
 Mocks: python-dbusmock templates on the rig's private bus (energy_mocks.py) for
 power-profiles-daemon (both names), logind and UPower; umockdev thermal zones and

@@ -15,7 +15,7 @@ each round; it must not grow from the second round to the last.
 
 The bus runs with dbus-daemon's stock system-bus limits (notably 512 match rules per
 connection, /usr/share/dbus-1/system.conf) except max_connections_per_user, which the stock
-256 would refuse at these client counts (DESIGN.md section 8); the daemon has to cope with
+256 would refuse at these client counts (docs/architecture.md, Pitfalls); the daemon has to cope with
 what a real system bus allows.
 
 Knobs (environment): MO_LOAD_WORKERS (default 5) x MO_LOAD_CLIENTS (default 100 per worker),

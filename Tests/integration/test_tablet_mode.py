@@ -6,6 +6,7 @@ Fakes: rig/tablet.py (an evdev switch whose node is a FIFO, a fake /dev/uinput r
 daemon's calls, hinge readings in the hwdb frames), two umockdev IIO accelerometers placed by
 ACCEL_LOCATION, logind through python-dbusmock (energy_mocks.py)."""
 
+import math
 import re
 import signal
 import time
@@ -14,8 +15,9 @@ import pytest
 
 import energy_mocks as em
 from rig import RigError, wait_until
+from rig.drivers import attribute, feed, hid_hub
 from rig.tablet import (BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE, FakeTabletModeSwitch,
-                        set_rig_hinge, tablet_rig)
+                        hinge_readings, set_rig_hinge, tablet_rig)
 
 pytestmark = pytest.mark.daemon
 
@@ -229,6 +231,109 @@ def test_hinge_vertical_changes_nothing(make_rig):
     assert near(rig.get_property("HingeAngle"), 90)
     assert rig.get_property("HingeState") == "concave"
     assert rig.uinput.written() == state_events(False)
+
+
+def first_state_write(rig, tablet, since, timeout):
+    """The time.monotonic() of the virtual switch's first write of `tablet` after its
+    `since`-th write, or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for stamp, events in rig.uinput.writes()[since:]:
+            if events and events[0] == (EV_SW, SW_TABLET_MODE, int(tablet)):
+                return stamp
+        time.sleep(0.005)
+    return None
+
+
+@pytest.mark.timeout(40)
+def test_one_step_fold_from_still_is_followed_at_the_next_reading(make_rig):
+    """A hand folds faster than the still hinge is read (every 1 s): 110 -> 330 written at once
+    is a tent at the next reading, and tablet mode at the one after (0.1 s later), not 0.8
+    degrees and closed."""
+    rig = tablet_rig(make_rig, theta=110)
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 110), CHANGE, what="HingeAngle 110")
+    since = len(rig.uinput.writes())
+    set_rig_hinge(rig, 330)
+    written = time.monotonic()
+    stamp = first_state_write(rig, True, since, CHANGE)
+    assert stamp is not None, "no tablet mode after the fold"
+    # One slow interval at most, then one fast one; slack for a loaded machine.
+    assert stamp - written <= 1.0 + 0.1 + 0.5, stamp - written
+    assert near(rig.get_property("HingeAngle"), 330)
+    assert rig.get_property("HingeState") == "convex"
+    # And back in one step.
+    since = len(rig.uinput.writes())
+    set_rig_hinge(rig, 110)
+    assert first_state_write(rig, False, since, CHANGE) is not None
+    wait_until(lambda: rig.get_property("HingeState") == "concave", CHANGE, what="concave")
+
+
+@pytest.mark.timeout(40)
+def test_one_step_fold_into_the_band_with_the_lid_switch_open_is_a_tablet(make_rig):
+    """110 -> 355 at once: closed and folded back read alike there; the lid switch says open,
+    so it is folded (continuity from 110 took it for closed)."""
+    rig = tablet_rig(make_rig, theta=110, switch={"tablet": False, "lid": False},
+                     config_text="[TabletMode]\nSource=hinge\n")
+    rig.wait_for_property("SampleIntervalMsec", 1000, CHANGE)
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 110), CHANGE, what="HingeAngle 110")
+    set_rig_hinge(rig, 355)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    assert rig.get_property("HingeState") == "full"
+    assert near(rig.get_property("HingeAngle"), 355)
+
+
+def hub_display(rig, theta):
+    """A change-only HID sensor hub as the display (rig.display), at hinge angle theta."""
+    rig.display = rig.accel = hid_hub(rig, gravity=hinge_readings(theta)[0],
+                                      properties={"ACCEL_LOCATION": "display"})
+
+
+@pytest.mark.timeout(40)
+def test_change_only_display_hub_reports_a_fold_and_tablet_mode_follows_at_once(make_rig):
+    """A change-only hub reports the fold as it happens (40 ms apart) and then nothing: the
+    mode changes at its second report 30 degrees past EnterAngle, with no evidence time to
+    wait out (it took 0.4 s of repeated reports before)."""
+    rig = tablet_rig(make_rig, display=False, theta=120, setup=lambda r: hub_display(r, 120))
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: attribute(rig.display, "buffer/enable") == "1", CHANGE, what="buffer enabled")
+    feed(rig.display, [hinge_readings(120)[0]])  # the report at power-up
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 120), CHANGE, what="HingeAngle 120")
+    time.sleep(1.0)
+    since = len(rig.uinput.writes())
+    set_rig_hinge(rig, 250)  # the raw channels and the polled base
+    feed(rig.display, [hinge_readings(a)[0] for a in (150, 180, 210, 240, 250)], spacing=0.04)
+    written = time.monotonic()
+    stamp = first_state_write(rig, True, since, CHANGE)
+    assert stamp is not None, "no tablet mode after the fold"
+    assert stamp - written <= 0.3, stamp - written
+
+
+@pytest.mark.timeout(40)
+def test_change_only_display_report_near_enter_angle_is_held_until_the_evidence_time(make_rig):
+    """The base turned under a still display: one small display report shows 215 degrees,
+    past EnterAngle but not decisively, and the hub says nothing more. Its last report keeps
+    counting while the tablet-mode decision gathers evidence, so tablet mode follows (before,
+    nothing was read again and the mode never changed)."""
+    rig = tablet_rig(make_rig, display=False, theta=120, setup=lambda r: hub_display(r, 120))
+    rig.wait_for_property("Active", True, CHANGE)
+    wait_until(lambda: attribute(rig.display, "buffer/enable") == "1", CHANGE, what="buffer enabled")
+    display = hinge_readings(120)[0]
+    feed(rig.display, [display])  # the report at power-up
+    wait_until(lambda: near(rig.get_property("HingeAngle"), 120), CHANGE, what="HingeAngle 120")
+    time.sleep(1.5)
+    # The base's reading for 215 degrees under the same display: the display turned back.
+    t = math.radians(-215)
+    base = (display[0], math.cos(t) * display[1] - math.sin(t) * display[2],
+            math.sin(t) * display[1] + math.cos(t) * display[2])
+    rig.base.set_gravity(*base)
+    since = len(rig.uinput.writes())
+    feed(rig.display, [(display[0] + 0.05, display[1], display[2])])
+    written = time.monotonic()
+    stamp = first_state_write(rig, True, since, 5.0)
+    assert stamp is not None, "no tablet mode after a report 15 degrees past EnterAngle"
+    assert stamp - written <= 1.5, stamp - written
+    assert near(rig.get_property("HingeAngle"), 215)
 
 
 def test_logind_lid_closed_is_closed_and_stops_the_hinge(make_rig):

@@ -98,6 +98,8 @@ def main():
     parser.add_argument("--build-dir", default=str(REPO / ".build" / "release"))
     parser.add_argument("--venv", default=str(REPO / ".build" / "kernel-venv"),
                         help="where `make deps` installed virtme-ng")
+    parser.add_argument("--bench", action="store_true",
+                        help="run Tests/kernel/bench_kernel.py (figures) instead of the tests")
     args, pytest_args = parser.parse_known_args()
 
     vng = Path(args.venv) / "bin" / "vng"
@@ -125,11 +127,13 @@ def main():
     kvm, how = kvm_boots(vng, kernel, results, env)
     accel = "KVM" if kvm else "TCG (%s)" % how
     status_file = results / "pytest-status"
+    command = ("%s Tests/kernel/bench_kernel.py" % PYTHON if args.bench else
+               "%s -m pytest -c Tests/kernel/pytest.ini Tests/kernel %s"
+               % (PYTHON, " ".join("'%s'" % a.replace("'", "'\\''") for a in pytest_args)))
     inner = ("MO_KERNEL_VM=1 MO_KERNEL_RESULTS=%s MO_DAEMON=%s MO_CLIENT=%s PYTHONDONTWRITEBYTECODE=1 "
-             "%s -m pytest -c Tests/kernel/pytest.ini Tests/kernel %s; echo $? > %s"
+             "%s; echo $? > %s"
              % (results, daemon.resolve(), (Path(args.build_dir) / "motion-orientation").resolve(),
-                PYTHON, " ".join("'%s'" % a.replace("'", "'\\''") for a in pytest_args),
-                status_file))
+                command, status_file))
     print("test-kernel: booting %s under QEMU with %s" % (kernel.name, accel), flush=True)
     status, output = run_bounded(vng_command(vng, kernel, kvm, results, inner), RUN_SECONDS,
                                  env, echo=True)
@@ -138,7 +142,7 @@ def main():
     closing = [line.strip() for line in output.splitlines()
                if re.match(r"^=+ .*(passed|failed|error|skipped|no tests ran).* in [0-9.]+s", line.strip())]
     if not status_file.exists():
-        if "test session starts" in output:
+        if "test session starts" in output or args.bench:
             print("test-kernel: FAILED: the VM stopped before pytest finished (%s; log %s)"
                   % ("timeout" if status is None else "exit %s" % status, results / "vm.log"))
             return 1
@@ -146,6 +150,10 @@ def main():
         skip("the VM did not start (%s): %s" % ("timeout" if status is None else "exit %s" % status,
                                                last[0].strip()))
     code = int(status_file.read_text().strip() or 1)
+    if args.bench:
+        print("bench-kernel: exit %d (VM stage %.0f s, %s; JSON in %s)"
+              % (code, seconds, accel, results / "bench.json"))
+        return code
     print("test-kernel: %s (VM stage %.0f s, %s)"
           % (closing[-1].strip("= ") if closing else "pytest exit %d" % code, seconds, accel))
     return code

@@ -20,6 +20,7 @@ from rig.binaries import REPO_ROOT, default_client, default_daemon
 
 USER = "motion-orientation"
 RULES = ("80-motion-orientation.rules",)
+BUS_TIMEOUT = 20.0
 MODULES = ("uhid", "hid-sensor-hub", "hid-sensor-accel-3d", "uinput", "i2c-dev")
 
 
@@ -191,7 +192,9 @@ class KernelRig:
         return ctxt_switches(self.proc.pid)[0] - before
 
     def get_property(self, name):
-        result = self.bus.busctl("get-property", BUS_NAME, OBJECT_PATH, INTERFACE, name)
+        # TCG on a loaded host: a call can take seconds.
+        result = self.bus.busctl("get-property", BUS_NAME, OBJECT_PATH, INTERFACE, name,
+                                 timeout=BUS_TIMEOUT)
         return json.loads(result.stdout)["data"]
 
     def wait_for_property(self, name, value, timeout=20.0):

@@ -2,6 +2,7 @@
 //
 //     estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
 //     estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+//     estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
 //
 // 1. Generates a long synthetic trace in memory (500,000 samples, 2.8 hours at 50 Hz) (deterministic: a fixed seed, plain Swift math):
 //    a device taken through every orientation with turns, flips, lying down, lap and overhead
@@ -29,6 +30,12 @@
 //    two-sensor trace listed there with `Trace.replayHinge` and prints, per trace: name, lid
 //    switch, expected and decided tablet-mode sequence, final hinge state, the delay of the last
 //    tablet-mode change (from the time the motion passed the deciding angle) and the result.
+// 5. With --recordings, scores every recording of each folder (and their total) instead: spurious
+//    changes, flaps, direct 180-degree flips and delays after labelled transitions, for the
+//    estimator and the per-sample judge (see RecordingsScore.swift).
+// 6. With --properties, the scenario generator's properties (TraceCorpus, ScenarioProperties) at
+//    10,000 seeds each (--seeds N), or one (--property NAME); with --seed S, one seed described
+//    (and with --trace written as a trace). See Properties.swift. They use the default settings.
 //
 // --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
@@ -38,53 +45,9 @@
 // `squareRoot()` shim calls in debug builds.
 import Glibc
 import OrientationCore
+import TraceCorpus
 
 // MARK: - Deterministic synthetic trace
-
-/// SplitMix64: a tiny deterministic PRNG.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    /// Roughly normal noise (sum of four uniforms, scaled to the standard deviation `sigma`).
-    mutating func gaussian(_ sigma: Double) -> Double {
-        (unit() + unit() + unit() + unit() - 2) * sigma * 1.732_050_807_568_877_2
-    }
-}
-
-/// Sine and cosine of an angle in degrees, by Taylor series after reduction to -180...180.
-func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
-    var reduced = degrees - 360 * Double(Int(degrees / 360))
-    if reduced > 180 { reduced -= 360 }
-    if reduced < -180 { reduced += 360 }
-    let x = reduced * Double.pi / 180
-    var sinSum = 0.0
-    var cosSum = 0.0
-    var sinTerm = x
-    var cosTerm = 1.0
-    for n in 0..<14 {
-        sinSum += sinTerm
-        cosSum += cosTerm
-        sinTerm *= -x * x / Double((2 * n + 2) * (2 * n + 3))
-        cosTerm *= -x * x / Double((2 * n + 1) * (2 * n + 2))
-    }
-    return (sinSum, cosSum)
-}
-
-/// The unit gravity reading for a device turned `turn` degrees clockwise from portrait and leaning
-/// back `lean` degrees (DESIGN.md section 3 frame).
-func gravityDirection(turn: Double, lean: Double) -> Vector3 {
-    let a = sinCos(degrees: turn)
-    let t = sinCos(degrees: lean)
-    return Vector3(t.cos * a.sin, -t.cos * a.cos, -t.sin)
-}
 
 /// A long mixed trace: every 4 s a new pose (drawn from a fixed list with a seeded PRNG), reached
 /// by a smooth move of 0.3-1.0 s; 0.02 g noise; a 1 g shake burst every 23 s; a glitch sample
@@ -95,7 +58,7 @@ func syntheticTrace(count: Int, rate: Double = 50, seed: UInt64 = 2024) -> [Trac
         (-90, 30), (0, 40),
     ]
     let g = 9.80665
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     var samples: [TraceSample] = []
     samples.reserveCapacity(count)
     var from = poses[0]
@@ -117,11 +80,15 @@ func syntheticTrace(count: Int, rate: Double = 50, seed: UInt64 = 2024) -> [Trac
         var turn = from.turn + (to.turn - from.turn) * u
         if from.turn == 180 && to.turn == -90 { turn = 180 + 90 * u }
         let lean = from.lean + (to.lean - from.lean) * u
-        var reading = gravityDirection(turn: turn, lean: lean) * g
-        reading = reading + Vector3(random.gaussian(0.2), random.gaussian(0.2), random.gaussian(0.2))
+        var reading = gravity(angle: turn, tilt: lean, magnitude: 1) * g
+        reading =
+            reading
+            + Vector3(
+                random.gaussian(sigma: 0.2, uniforms: 4), random.gaussian(sigma: 0.2, uniforms: 4),
+                random.gaussian(sigma: 0.2, uniforms: 4))
         let second = Int(time)
         if second % 23 == 20 {
-            reading = reading + Vector3(g * sinCos(degrees: 360 * 4 * time).sin, 0, 0)
+            reading = reading + Vector3(g * TestMath.sinCos(degrees: 360 * 4 * time).sin, 0, 0)
         }
         if index % Int(7 * rate) == Int(3 * rate) {
             switch (index / Int(7 * rate)) % 3 {
@@ -143,7 +110,7 @@ func smoothTurn(from: Double, to: Double, duration: Double, rate: Double, phase:
     -> [TraceSample]
 {
     let g = 9.80665
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     let phases = (0..<2).map { _ in 360 * random.unit() }
     var samples: [TraceSample] = []
     let count = Int(((3.5 + duration) * rate).rounded())
@@ -151,10 +118,12 @@ func smoothTurn(from: Double, to: Double, duration: Double, rate: Double, phase:
         let time = (Double(index) + phase) / rate
         var u = min(max((time - 2) / duration, 0), 1)
         u = u * u * (3 - 2 * u)
-        let turn = from + (to - from) * u + 0.5 * sinCos(degrees: 360 * 9.3 * time + phases[0]).sin
-        let lean = 15 + 0.5 * sinCos(degrees: 360 * 11.1 * time + phases[1]).sin
-        let noise = Vector3(random.gaussian(0.01 * g), random.gaussian(0.01 * g), random.gaussian(0.01 * g))
-        samples.append(TraceSample(time: time, reading: gravityDirection(turn: turn, lean: lean) * g + noise))
+        let turn = from + (to - from) * u + 0.5 * TestMath.sinCos(degrees: 360 * 9.3 * time + phases[0]).sin
+        let lean = 15 + 0.5 * TestMath.sinCos(degrees: 360 * 11.1 * time + phases[1]).sin
+        let noise = Vector3(
+            random.gaussian(sigma: 0.01 * g, uniforms: 4), random.gaussian(sigma: 0.01 * g, uniforms: 4),
+            random.gaussian(sigma: 0.01 * g, uniforms: 4))
+        samples.append(TraceSample(time: time, reading: gravity(angle: turn, tilt: lean, magnitude: 1) * g + noise))
     }
     return samples
 }
@@ -198,13 +167,6 @@ func smoothTurnRows(settings: EstimatorSettings) -> [SmoothTurnRow] {
         }
     }
     return rows
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 // MARK: - Throughput
@@ -270,7 +232,7 @@ struct PerSampleJudge {
         let magnitude = reading.magnitude
         guard reading.isFinite, magnitude > 0 else { return orientation }
         // asin(component / |a|) compared with the switch angle, as sines.
-        let limit = sinCos(degrees: Self.switchAngle).sin * magnitude
+        let limit = TestMath.sinCos(degrees: Self.switchAngle).sin * magnitude
         if abs(reading.x) > limit {
             orientation = reading.x > 0 ? .landscapeRight : .landscapeLeft
         } else if abs(reading.y) > limit {
@@ -299,19 +261,11 @@ struct PerSampleJudge {
 
 // MARK: - Corpus table
 
-/// One line of expected.txt (see the comment at its top).
-struct Expectation {
-    var name: String
-    var devices: [DeviceOrientation]
-    var end: Double?
-    var maxDelay: Double?
-}
-
 struct CorpusRow {
     var name: String
     var samples: Int
     var changes: [OrientationChange]
-    var expectation: Expectation?
+    var expectation: ExpectedOutcome?
     var error: String?
     /// The per-sample judge's decisions on the same trace.
     var judged: [OrientationChange] = []
@@ -330,26 +284,11 @@ struct CorpusRow {
     }
 
     /// Delay of the main decision (the last device decision) after the end of the main motion.
-    var delay: Double? {
-        guard let end = expectation?.end, let last = decisions.last else { return nil }
-        return last.time - end
-    }
+    var delay: Double? { expectation?.delay(changes) }
 
     var passed: Bool {
         guard error == nil, let expectation else { return false }
-        var interfaces: [InterfaceOrientation] = []
-        for device in expectation.devices {
-            if let next = InterfaceOrientation(following: device), next != interfaces.last {
-                interfaces.append(next)
-            }
-        }
-        var seen: [InterfaceOrientation] = []
-        for change in changes where change.interface != .unknown && change.interface != seen.last {
-            seen.append(change.interface)
-        }
-        guard decisions.map(\.device) == expectation.devices, seen == interfaces else { return false }
-        if let delay, let maxDelay = expectation.maxDelay { return delay <= maxDelay + 1e-9 }
-        return true
+        return expectation.problems(changes).isEmpty
     }
 }
 
@@ -381,17 +320,8 @@ func traceNames(in directory: String) -> [String] {
     return names.sorted()
 }
 
-func parseExpectations(_ text: String) -> [Expectation] {
-    text.split(separator: "\n").compactMap { line in
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count == 4, !words[0].hasPrefix("#") else { return nil }
-        let devices = words[1].split(separator: ">").map { DeviceOrientation(name: String($0)) ?? .unknown }
-        return Expectation(name: String(words[0]), devices: devices, end: Double(words[2]), maxDelay: Double(words[3]))
-    }
-}
-
 func corpusRows(_ directory: String, settings: EstimatorSettings) -> [CorpusRow] {
-    let expectations = readFile(directory + "/expected.txt").map(parseExpectations) ?? []
+    let expectations = readFile(directory + "/expected.txt").map(ExpectedOutcome.parse) ?? []
     var names = expectations.map(\.name)
     for name in traceNames(in: directory) where !names.contains(name) { names.append(name) }
     return names.map { name in
@@ -414,50 +344,29 @@ func corpusRows(_ directory: String, settings: EstimatorSettings) -> [CorpusRow]
 
 /// One line of hinge/expected.txt (see the comment at its top) and its replay.
 struct HingeRow {
-    var name: String
-    var lid: LidState
-    var expected: [Bool]
-    var finalState: HingeState?
-    var end: Double?
-    var maxDelay: Double?
+    var outcome: HingeOutcome
     var changes: [TabletModeChange] = []
     var error: String?
 
     /// The tablet-mode sequence decided, starting with the initial laptop mode.
-    var decided: [Bool] {
-        [false] + TabletModeChange.modeChanges(changes).map(\.tabletMode)
-    }
+    var decided: [Bool] { HingeOutcome.decided(changes) }
 
     /// Time from `end` to the last tablet-mode change.
-    var delay: Double? {
-        guard let end else { return nil }
-        return TabletModeChange.modeChanges(changes).last.map { $0.time - end }
-    }
+    var delay: Double? { outcome.delay(changes) }
 
-    var passed: Bool {
-        guard error == nil, decided == expected, changes.last?.state == finalState else { return false }
-        if let delay, let maxDelay { return delay >= 0 && delay <= maxDelay + 1e-9 }
-        return true
-    }
-
-    static func text(_ modes: [Bool]) -> String { modes.map { $0 ? "tablet" : "laptop" }.joined(separator: ">") }
+    var passed: Bool { error == nil && outcome.problems(changes).isEmpty }
 }
 
 func hingeRows(_ directory: String) -> [HingeRow] {
     guard let manifest = readFile(directory + "/expected.txt") else { return [] }
-    return manifest.split(separator: "\n").compactMap { line -> HingeRow? in
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard words.count == 6, !words[0].hasPrefix("#") else { return nil }
-        var row = HingeRow(
-            name: words[0], lid: LidState(rawValue: words[1]) ?? .unknown,
-            expected: words[2].split(separator: ">").map { $0 == "tablet" }, finalState: HingeState(name: words[3]),
-            end: Double(words[4]), maxDelay: Double(words[5]))
-        guard let text = readFile(directory + "/" + row.name + ".csv") else {
+    return HingeOutcome.parse(manifest).map { outcome in
+        var row = HingeRow(outcome: outcome)
+        guard let text = readFile(directory + "/" + outcome.name + ".csv") else {
             row.error = "cannot read"
             return row
         }
         do {
-            row.changes = Trace.replayHinge(try Trace.parse(text), lid: row.lid)
+            row.changes = Trace.replayHinge(try Trace.parse(text), lid: outcome.lid)
         } catch {
             row.error = "\(error)"
         }
@@ -466,20 +375,6 @@ func hingeRows(_ directory: String) -> [HingeRow] {
 }
 
 // MARK: - Output
-
-func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "null" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64(value * scale + (value < 0 ? -0.5 : 0.5))
-    let sign = scaled < 0 ? "-" : ""
-    let magnitude = scaled.magnitude
-    let whole = magnitude / UInt64(scale)
-    guard decimals > 0 else { return sign + String(whole) }
-    var fraction = String(magnitude % UInt64(scale))
-    while fraction.count < decimals { fraction = "0" + fraction }
-    return sign + String(whole) + "." + fraction
-}
 
 func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
@@ -507,6 +402,9 @@ func jsonString(_ text: String) -> String {
 let usage = """
     usage: estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
            estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
+           estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
+           estimator-bench --properties [--seeds N] [--property NAME]
+           estimator-bench --property NAME --seed S [--trace]
     """
 func fail(_ message: String) -> Never {
     print("estimator-bench: \(message)\n\(usage)")
@@ -516,17 +414,37 @@ var json = false
 var directory: String?
 var recordingPath: String?
 var labelsPath: String?
+var recordingDirectories: [String] = []
 var settings = EstimatorSettings()
+var properties = false
+var propertySeeds: UInt64 = 10_000
+var propertyName: String?
+var propertySeed: UInt64?
+var propertyTrace = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
+    case "--properties": properties = true
+    case "--trace": propertyTrace = true
+    case "--seeds", "--seed", "--property":
+        guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
+        if argument == "--property" {
+            propertyName = value
+        } else {
+            guard let number = UInt64(value), number > 0 else {
+                fail("\(argument) \(value): expected a positive number")
+            }
+            if argument == "--seeds" { propertySeeds = number } else { propertySeed = number }
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
-    case "--set", "--recording", "--labels":
+    case "--set", "--recording", "--labels", "--recordings":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
-        if argument == "--recording" {
+        if argument == "--recordings" {
+            recordingDirectories.append(value)
+        } else if argument == "--recording" {
             recordingPath = value
         } else if argument == "--labels" {
             labelsPath = value
@@ -543,8 +461,15 @@ while let argument = arguments.popFirst() {
     }
 }
 
+if properties || propertySeed != nil {
+    exit(runProperties(seeds: propertySeeds, only: propertyName, seed: propertySeed, trace: propertyTrace) ? 0 : 1)
+}
+
 if let recordingPath {
     exit(reportRecording(recordingPath, labels: labelsPath, settings: settings) ? 0 : 1)
+}
+if !recordingDirectories.isEmpty {
+    exit(reportRecordings(recordingDirectories, settings: settings, json: json) ? 0 : 1)
 }
 
 let trace = syntheticTrace(count: 500_000)
@@ -581,9 +506,9 @@ if json {
         }.joined(separator: ",")
         out += "],\"hingeTraces\":["
         out += hinge.map { row in
-            "{\"name\":\(jsonString(row.name)),\"lid\":\(jsonString(row.lid.rawValue)),"
-                + "\"expected\":\(jsonString(HingeRow.text(row.expected))),"
-                + "\"decided\":\(jsonString(HingeRow.text(row.decided))),"
+            "{\"name\":\(jsonString(row.outcome.name)),\"lid\":\(jsonString(row.outcome.lid.rawValue)),"
+                + "\"expected\":\(jsonString(HingeOutcome.text(row.outcome.modes))),"
+                + "\"decided\":\(jsonString(HingeOutcome.text(row.decided))),"
                 + "\"state\":\(jsonString(row.changes.last?.state.name ?? "unknown")),"
                 + "\"delay\":\(row.delay.map { fixed($0, 4) } ?? "null"),\"ok\":\(row.passed)}"
         }.joined(separator: ",")
@@ -639,8 +564,9 @@ if json {
                     + padded("state", 9) + padded("delay", 8) + "result")
             for row in hinge {
                 print(
-                    padded(row.name, 24) + padded(row.lid.rawValue, 7) + padded(HingeRow.text(row.expected), 22)
-                        + padded(row.error ?? HingeRow.text(row.decided), 22)
+                    padded(row.outcome.name, 24) + padded(row.outcome.lid.rawValue, 7)
+                        + padded(HingeOutcome.text(row.outcome.modes), 22)
+                        + padded(row.error ?? HingeOutcome.text(row.decided), 22)
                         + padded(row.changes.last?.state.name ?? "-", 9)
                         + padded(row.delay.map { fixed($0, 3) } ?? "-", 8)
                         + (row.passed ? "ok" : "FAIL"))

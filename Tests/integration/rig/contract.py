@@ -1,5 +1,5 @@
-"""The service's public names and the orientation values of its contract (DESIGN.md),
-and the reference poses in the DESIGN.md frame."""
+"""The service's public names and the orientation values of its contract (docs/dbus-api.md),
+and the reference poses in the docs/axes.md frame."""
 
 BUS_NAME = "io.github.MotionOrientation1"
 OBJECT_PATH = "/io/github/MotionOrientation1"
@@ -10,7 +10,7 @@ G = STANDARD_GRAVITY
 # in_accel_scale such that a raw value of 1000 is 1 g.
 DEFAULT_SCALE = 0.00980665
 
-# Reference gravity vectors (m/s^2) in the DESIGN.md frame: x right, y top, z out of the screen.
+# Reference gravity vectors (m/s^2) in the docs/axes.md frame: x right, y top, z out of the screen.
 POSES = {
     "portrait": (0.0, -G, 0.0),
     "portrait-upside-down": (0.0, G, 0.0),

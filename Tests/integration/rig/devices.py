@@ -121,7 +121,7 @@ class FakeAccelerometer:
             self.set_raw(channel, str(int(value)))
 
     def raw_for(self, x, y, z):
-        """Raw integers for a gravity vector in the DESIGN.md frame (mount matrix undone)."""
+        """Raw integers for a gravity vector in the docs/axes.md frame (mount matrix undone)."""
         vector = (x, y, z)
         if self._unmount is not None:
             vector = tuple(sum(self._unmount[r][c] * vector[c] for c in range(3))
@@ -129,7 +129,7 @@ class FakeAccelerometer:
         return tuple(int(round(v / self.channel_scale(ch))) for ch, v in zip(CHANNELS, vector))
 
     def set_gravity(self, x, y, z):
-        """Set the reading, in m/s^2 in the DESIGN.md frame (after the mount matrix)."""
+        """Set the reading, in m/s^2 in the docs/axes.md frame (after the mount matrix)."""
         self.set_raw_values(*self.raw_for(x, y, z))
 
     def set_pose(self, pose):
@@ -215,7 +215,7 @@ class FakeInputAccelerometer:
         return Handler()
 
     def set_gravity(self, x, y, z):
-        """Set the axes, in m/s^2 in the DESIGN.md frame (after the mount matrix)."""
+        """Set the axes, in m/s^2 in the docs/axes.md frame (after the mount matrix)."""
         vector = (x, y, z)
         if self._unmount is not None:
             vector = tuple(sum(self._unmount[r][c] * vector[c] for c in range(3))

@@ -1,9 +1,11 @@
 """Fake IIO accelerometers laid out the way real kernel drivers lay them out.
 
 Each replica has the attribute names, scale text, scan types, triggers and rate files of its
-driver (see docs/drivers.md): hid-sensor-accel-3d (HID sensor hubs), bmc150-accel, mma8452
-and cros-ec. A buffered replica has a FIFO in the testbed's /dev standing in for
-/dev/iio:device0, into which the test writes scans the way the kernel would (`feed`).
+driver (see docs/drivers.md): hid-sensor-accel-3d (HID sensor hubs), bmc150-accel,
+kxcjk-1013, mma8452 and cros-ec; Tests/kernel compares the first three with what the real
+drivers make (in a VM: make test-kernel). A buffered replica has a FIFO in the testbed's /dev
+standing in for /dev/iio:device0, into which the test writes scans the way the kernel would
+(`feed`).
 """
 
 import os
@@ -120,6 +122,25 @@ def bmc150(rig, gravity=(0, -9.80665, 0), buffered=False):
     return accel
 
 
+# kxcjk-1013's scale at its default range, +-4 g (12 bits), and its own lists.
+KXCJK1013_SCALE = 0.019163
+KXCJK1013_RATES = ("0.781000 1.563000 3.125000 6.250000 12.500000 25 50 100 200 400 800 1600")
+
+
+def kxcjk1013(rig, gravity=(0, -9.80665, 0), buffered=False):
+    """kxcjk-1013: the in_accel_ prefix on everything, in_accel_sampling_frequency with
+    in_accel_sampling_frequency_available (12.5 Hz at probe), in_accel_scale with
+    in_accel_scale_available, in_accel_mount_matrix; 12 bits left-justified in 16 like
+    bmc150's; trigger kxcjk1013-dev0 only with an interrupt line (none set at probe)."""
+    attributes = {"name": "kxcjk1013", "in_accel_sampling_frequency": "12.500000",
+                  "in_accel_sampling_frequency_available": KXCJK1013_RATES,
+                  "in_accel_scale_available": "0.009582 0.019163 0.038326",
+                  "in_accel_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1"}
+    accel = _add(rig, "kxcjk1013", attributes, gravity, KXCJK1013_SCALE, buffered, BMC150_LAYOUT)
+    (accel.directory / "in_accel_scale").write_text("%.6f\n" % KXCJK1013_SCALE)
+    return accel
+
+
 MMA8452_RATES = ("800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 "
                  "1.560000")
 
@@ -147,7 +168,7 @@ def cros_ec(rig, rate="0.000000", gravity=(0, -9.80665, 0)):
 
 
 def feed(accel, vectors, spacing=0.02):
-    """Writes one scan per gravity vector (m/s^2, DESIGN.md frame) in a single write,
+    """Writes one scan per gravity vector (m/s^2, docs/axes.md frame) in a single write,
     timestamps `spacing` apart and ending now."""
     now = time.monotonic_ns()
     count = len(vectors)

@@ -195,7 +195,7 @@ class SensorHub:
 
     @staticmethod
     def _to_raw(gravity):
-        """A reading in m/s^2 (the rig's POSES, the DESIGN.md frame) in the hub's units."""
+        """A reading in m/s^2 (the rig's POSES, the docs/axes.md frame) in the hub's units."""
         return tuple(int(round(v / STANDARD_GRAVITY * RAW_PER_G)) for v in gravity)
 
     def set_gravity(self, x, y, z):

@@ -1,0 +1,112 @@
+/// The slow mean of every finite reading (rejected ones included), whether its direction holds
+/// still, and how far the readings swing around it: what tells a vibration from a swinging arm.
+///
+/// A tablet in a car mount, on a train or on a running machine vibrates at 5-25 Hz by up to
+/// half a g; its readings leave 1 g and the magnitude gate, its filtered direction wobbles
+/// faster than `steadyAngularSpeed`, and its vigour is that of a swung arm. But a vibration is
+/// zero-mean: the mean of the readings is gravity, in a direction that holds still. An arm's
+/// mean moves with the arm. The mean is two first-order low-passes in a row with
+/// `vibrationTimeConstant` (a plain mean while younger than that), so a 5 Hz vibration of 0.5 g
+/// leaves about 1 degree of wobble. The mean is steady while it stays within `vibrationSpread`
+/// of where its steady run began; the run is established once it has lasted
+/// `vibrationSettleTime`; it is gravity only at 1 g (`vibrationMagnitudeBand`: an arm's swing
+/// averages to well over). The readings' `deviation` from the mean (|a - mean| / |mean|, filtered
+/// alike) says whether there is a vibration at all: a device at rest or in a hand reads a few
+/// hundredths, a vibrating one a tenth or more. How much of that deviation is slow (left after
+/// the first low-pass, `slowDeviation`) tells a vibration at 5 Hz or more (a fifth) from a
+/// stride or a swinging bag at 1-2 Hz (a half and more).
+public struct SteadyMean: Sendable, Equatable {
+    /// The mean reading, nil before the first reading or after a restart.
+    public private(set) var gravity: Vector3?
+    /// How far the readings are from the mean, a fraction of its size (filtered).
+    public private(set) var deviation = 0.0
+    /// The slow part of `deviation`: how far the first low-pass is from the mean (filtered alike).
+    public private(set) var slowDeviation = 0.0
+    /// When the mean's current steady run began (meaningful while `gravity` is set).
+    public private(set) var since = 0.0
+    /// Since when the readings have deviated from the mean by `vibrationDeviation` or more, mostly
+    /// fast (`vibrationSlowShare`), without a break; nil while they do not.
+    public private(set) var fastSince: Double?
+    // The first of the two low-passes, the time behind them (capped at the time constant), the
+    // time of the last reading, and the mean where the steady run began.
+    private var first = Vector3.zero
+    private var evidence = 0.0
+    private var time = 0.0
+    private var anchor: Vector3?
+
+    /// No mean yet.
+    public init() {}
+
+    /// Whether the mean, within `vibrationMagnitudeBand` of `oneG` (the 1 g reference), has held
+    /// still for `vibrationSettleTime` while the readings have deviated from it by
+    /// `vibrationDeviation` or more, mostly fast (`vibrationSlowShare`), for as long without a
+    /// break: a vibration around a steady gravity (the end of an arm's swing shows that for a
+    /// moment).
+    public func isVibrating(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
+        guard let fastSince, time - fastSince >= settings.vibrationSettleTime - settings.timingSlack else {
+            return false
+        }
+        return isSteady(at: time, oneG: oneG, settings)
+    }
+
+    /// Whether the mean, within `vibrationMagnitudeBand` of `oneG`, has held still for
+    /// `vibrationSettleTime`, whatever the readings do around it.
+    public func isSteady(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
+        guard let gravity, anchor != nil, time - since >= settings.vibrationSettleTime - settings.timingSlack else {
+            return false
+        }
+        return abs(gravity.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand
+    }
+
+    /// Feeds a finite reading taken at `time`.
+    public mutating func update(_ reading: Vector3, at time: Double, _ settings: EstimatorSettings) {
+        defer { self.time = time }
+        let elapsed = time - self.time
+        guard let mean = gravity, elapsed > 0, elapsed <= settings.maximumSampleGap else {
+            if gravity == nil || elapsed != 0 { restart(from: reading, at: time) }
+            return
+        }
+        let tau = settings.vibrationTimeConstant
+        let young = evidence + elapsed < tau
+        evidence = min(evidence + elapsed, tau)
+        // A plain mean while young; then the first-order weight elapsed / (tau + elapsed), as the
+        // vigour's (no exponential per reading).
+        let weight = young ? elapsed / evidence : elapsed / (tau + elapsed)
+        first = first + (reading - first) * weight
+        let next = mean + (first - mean) * weight
+        gravity = next
+        let size = next.magnitude
+        let offset = size > 0 ? min((reading - next).magnitude / size, 1) : 1
+        deviation += (offset - deviation) * weight
+        let slow = size > 0 ? min((first - next).magnitude / size, 1) : 1
+        slowDeviation += (slow - slowDeviation) * weight
+        if deviation >= settings.vibrationDeviation && slowDeviation <= settings.vibrationSlowShare * deviation {
+            fastSince = fastSince ?? time
+        } else {
+            fastSince = nil
+        }
+        if let anchor, anchor.angle(to: next) <= settings.vibrationSpread { return }
+        anchor = next
+        since = time
+    }
+
+    /// Forgets the mean (a new timeline).
+    public mutating func restart() {
+        gravity = nil
+        anchor = nil
+        deviation = 0
+        slowDeviation = 0
+        fastSince = nil
+    }
+
+    private mutating func restart(from reading: Vector3, at time: Double) {
+        gravity = reading
+        first = reading
+        evidence = 0
+        deviation = 0
+        slowDeviation = 0
+        fastSince = nil
+        anchor = reading
+        since = time
+    }
+}

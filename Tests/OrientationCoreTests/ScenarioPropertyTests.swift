@@ -1,0 +1,70 @@
+import OrientationCore
+import Testing
+
+/// The scenario generator's properties (TraceCorpus, ScenarioProperties) at a bounded number of
+/// seeds; `estimator-bench --properties` runs 10,000 each. A failure prints the property, the
+/// seed shrunk and the scenario in one line; rerun one with
+/// `swift run estimator-bench --property NAME --seed SEED`.
+///
+/// The properties the estimators do not meet yet are wrapped in `withKnownIssue` naming the
+/// helper fixing them; the wrapper goes when the fix merges (a known issue that stops occurring
+/// fails the test).
+@Suite("Scenario properties")
+struct ScenarioPropertyTests {
+    static let seeds: ClosedRange<UInt64> = 1...200
+
+    /// Runs `name` over `seeds`; the failures (described and shrunk, the first three).
+    static func failures(_ name: String, seeds: ClosedRange<UInt64> = seeds) -> [String] {
+        guard let property = ScenarioProperties.all.first(where: { $0.name == name }) else {
+            return ["no property \(name)"]
+        }
+        let failing = property.run(seeds)
+        return failing.prefix(3).map { property.describe($0) }
+            + (failing.count > 3 ? ["... \(failing.count) of \(seeds.count) seeds fail"] : [])
+    }
+
+    static func expectHolds(_ name: String, seeds: ClosedRange<UInt64> = seeds) {
+        let failures = failures(name, seeds: seeds)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    @Test func everyPropertyIsTested() {
+        #expect(
+            Set(ScenarioProperties.all.map(\.name)) == [
+                "held-still-decided", "bumpy-still-decided", "no-direct-half-turn", "posture-decided", "hinge-step",
+                "hinge-side-step", "hinge-closed-agree", "hinge-guess-corrected",
+            ])
+    }
+
+    @Test func heldStillDecided() {
+        withKnownIssue("held-still-decided: fixed by est") { Self.expectHolds("held-still-decided") }
+    }
+
+    @Test func bumpyStillDecided() {
+        withKnownIssue("bumpy-still-decided: fixed by est") { Self.expectHolds("bumpy-still-decided") }
+    }
+
+    @Test func noDirectHalfTurn() {
+        Self.expectHolds("no-direct-half-turn")
+    }
+
+    @Test func postureDecided() {
+        Self.expectHolds("posture-decided")
+    }
+
+    @Test func hingeStep() {
+        Self.expectHolds("hinge-step", seeds: 1...500)
+    }
+
+    @Test func hingeSideStep() {
+        Self.expectHolds("hinge-side-step", seeds: 1...500)
+    }
+
+    @Test func hingeClosedAgree() {
+        Self.expectHolds("hinge-closed-agree", seeds: 1...500)
+    }
+
+    @Test func hingeGuessCorrected() {
+        Self.expectHolds("hinge-guess-corrected", seeds: 1...500)
+    }
+}

@@ -1,0 +1,63 @@
+import OrientationCore
+import Testing
+
+/// The slow mean of the readings, on its own.
+@Suite("Steady mean")
+struct SteadyMeanTests {
+    let settings = EstimatorSettings()
+
+    /// Feeds `motion` at 50 Hz for `duration` s and returns the mean.
+    func mean(duration: Double, _ motion: (Double) -> Vector3) -> (SteadyMean, Double) {
+        var mean = SteadyMean()
+        var last = 0.0
+        for sample in samples(rate: 50, duration: duration, motion) {
+            mean.update(sample.reading, at: sample.time, settings)
+            last = sample.time
+        }
+        return (mean, last)
+    }
+
+    @Test func aDeviceAtRestIsNoVibration() {
+        var random = SplitMix64(seed: 1)
+        let (rest, time) = mean(duration: 2) { _ in gravity(angle: 90) + random.noise(sigma: 0.03 * g) }
+        #expect(((rest.gravity ?? .zero) - gravity(angle: 90)).magnitude < 0.05 * g)
+        #expect(rest.deviation < settings.vibrationDeviation)
+        #expect(!rest.isVibrating(at: time, oneG: g, settings))
+    }
+
+    @Test func aVibrationAveragesToGravityInASteadyDirection() {
+        let (shaken, time) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
+        }
+        #expect((shaken.gravity ?? .zero).angle(to: gravity(angle: 90)) < 2)
+        #expect(shaken.deviation >= settings.vibrationDeviation)
+        #expect(time - shaken.since >= settings.vibrationSettleTime)
+        #expect(shaken.isVibrating(at: time, oneG: g, settings))
+    }
+
+    @Test func aMovingMeanStartsItsRunOver() {
+        // Vibrating while it turns at 30 degrees per second: the run never lasts.
+        var vibrating = false
+        var mean = SteadyMean()
+        for sample in samples(
+            rate: 50, duration: 3,
+            { t in
+                gravity(angle: 30 * t) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
+            })
+        {
+            mean.update(sample.reading, at: sample.time, settings)
+            vibrating = vibrating || mean.isVibrating(at: sample.time, oneG: g, settings)
+        }
+        #expect(!vibrating)
+    }
+
+    @Test func aGapOrARestartForgetsIt() {
+        var mean = SteadyMean()
+        mean.update(gravity(angle: 0), at: 0, settings)
+        mean.update(gravity(angle: 0), at: 0.02, settings)
+        mean.update(gravity(angle: 90), at: 0.02 + settings.maximumSampleGap + 1, settings)
+        #expect(mean.gravity == gravity(angle: 90))
+        mean.restart()
+        #expect(mean.gravity == nil)
+    }
+}

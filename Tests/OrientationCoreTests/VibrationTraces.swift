@@ -1,0 +1,178 @@
+import Foundation
+import OrientationCore
+import Testing
+
+/// A device held still in a vibrating mount (a car, a train, a running machine): the traces of
+/// issue 19's vibration case, written by this file into `Tests/traces` (with
+/// MOTION_ORIENTATION_WRITE_TRACES=1) and checked against it.
+struct VibrationScenario: Sendable {
+    var name: String
+    var summary: String
+    /// In-plane angle of the mount, degrees clockwise from portrait (90: landscape-right).
+    var angle = 90.0
+    /// Tilt of the mount, degrees back from upright.
+    var tilt = 0.0
+    /// Peak vibration along the screen's normal, in g; 0.3 and 0.5 of it on x and y.
+    var amplitude = 0.4
+    /// Vibration frequency, Hz.
+    var frequency = 12.0
+    /// Peak of the bump (a half sine of 0.1 s along gravity) every `bumpInterval` s, in g; 0: none.
+    var bump = 1.5
+    var bumpInterval = 3.0
+    /// Sensor noise per axis, in g (standard deviation).
+    var noise = 0.03
+    var rate = 50.0
+    var duration = 10.0
+    /// The mount turned a quarter clockwise over 0.5 s from this time, if any.
+    var turnAt: Double?
+    var seed: UInt64 = 1
+
+    func readings() -> [TraceSample] {
+        var random = SplitMix64(seed: seed)
+        return samples(rate: rate, duration: duration) { t in
+            let turned = angle + (turnAt.map { 90 * ramp(t, from: $0, to: $0 + 0.5) } ?? 0)
+            let down = gravity(angle: turned, tilt: tilt)
+            let phase = 2 * Double.pi * frequency * t
+            let wave = { (offset: Double) in TestMath.sinCos(degrees: (phase + offset) * 180 / Double.pi).sin }
+            var reading =
+                down
+                + Vector3(0.3 * wave(1.1), 0.5 * wave(2.3), wave(0)) * (amplitude * g)
+                + random.noise(sigma: noise * g)
+            let sinceBump = (t - bumpInterval / 2).truncatingRemainder(dividingBy: bumpInterval)
+            if bump > 0, t >= bumpInterval / 2, sinceBump < 0.1 {
+                reading = reading + down * (bump * TestMath.sinCos(degrees: 180 * sinceBump / 0.1).sin)
+            }
+            return reading
+        }
+    }
+
+    var fileText: String {
+        "# \(name): \(summary)\n"
+            + "# synthetic, generated from Tests/OrientationCoreTests/VibrationTraces.swift (seed \(seed), "
+            + "\(rate) Hz); expected outcome in expected.txt\n" + Trace.format(readings())
+    }
+
+    static let corpus: [VibrationScenario] = [
+        VibrationScenario(
+            name: "car-mount-0.4g-12hz-bumps",
+            summary: "held still in landscape in a car mount, 12 Hz vibration of 0.4 g along the screen normal, "
+                + "a 1.5 g bump every 3 s (issue 19)"),
+        VibrationScenario(
+            name: "car-mount-0.3g-12hz-bumps", summary: "as car-mount-0.4g-12hz-bumps at 0.3 g", amplitude: 0.3,
+            seed: 2),
+        VibrationScenario(
+            name: "car-mount-0.5g-12hz-bumps", summary: "as car-mount-0.4g-12hz-bumps at 0.5 g", amplitude: 0.5,
+            seed: 3),
+        VibrationScenario(
+            name: "car-mount-0.5g-5hz-bumps", summary: "as car-mount-0.4g-12hz-bumps at 0.5 g and 5 Hz",
+            amplitude: 0.5, frequency: 5, seed: 4),
+        VibrationScenario(
+            name: "car-mount-0.4g-3hz-bumps", summary: "as car-mount-0.4g-12hz-bumps at 3 Hz", frequency: 3, seed: 5),
+        VibrationScenario(
+            name: "car-mount-turn-0.4g-12hz",
+            summary: "in a car mount vibrating at 12 Hz, 0.4 g, turned from landscape-left to portrait at 4 s "
+                + "(0.5 s)", angle: -90, turnAt: 4, seed: 6),
+    ]
+}
+
+@Suite("Vibration traces")
+struct VibrationTraceTests {
+    @Test(.enabled(if: CorpusTests.writing)) func writeTraces() throws {
+        for scenario in VibrationScenario.corpus {
+            try scenario.fileText.write(
+                toFile: CorpusFiles.directory + "/\(scenario.name).csv", atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test(.disabled(if: CorpusTests.writing), arguments: VibrationScenario.corpus.map(\.name))
+    func fileMatchesItsScenario(name: String) throws {
+        let scenario = try #require(VibrationScenario.corpus.first { $0.name == name })
+        #expect(try CorpusFiles.read(name + ".csv") == scenario.fileText, "regenerate: see VibrationTraces.swift")
+        #expect(CorpusFiles.outcome(name) != nil)
+    }
+}
+
+/// The estimator on a vibrating mount: a vibration's mean is gravity in a steady direction.
+@Suite("Estimator under vibration")
+struct EstimatorVibrationTests {
+    /// Held still in landscape at 0.3-0.5 g, 5-25 Hz, with 1.5 g bumps: landscape-right within
+    /// 1 s, nothing else for 10 s (several seeds each).
+    @Test(arguments: [0.3, 0.4, 0.5])
+    func aVibratingMountIsDecidedWithinASecond(amplitude: Double) {
+        for frequency in [5.0, 8.0, 12.0, 17.0, 22.0] {
+            for seed in UInt64(1)...3 {
+                let scenario = VibrationScenario(
+                    name: "", summary: "", amplitude: amplitude, frequency: frequency, seed: seed)
+                var estimator = OrientationEstimator()
+                let changes = feed(scenario.readings(), into: &estimator)
+                let label = "\(amplitude) g, \(frequency) Hz, seed \(seed)"
+                #expect(changes.map(\.orientation) == [.landscapeRight], "\(label): \(changes)")
+                #expect((changes.first?.time ?? 99) <= 1.0, "\(label): \(changes.map(\.time))")
+            }
+        }
+    }
+
+    @Test func aTurnInAVibratingMountIsFollowed() {
+        let scenario = VibrationScenario(name: "", summary: "", angle: -90, bump: 0, turnAt: 4)
+        var estimator = OrientationEstimator()
+        let changes = feed(scenario.readings(), into: &estimator)
+        #expect(changes.map(\.orientation) == [.landscapeLeft, .portrait])
+        #expect((changes.last?.time ?? 99) <= 4.5 + 1.0, "\(changes)")
+    }
+
+    /// A device lying between upright and flat (in a bag, a purse) under a vibration: its in-plane
+    /// direction means little, and the steady mean does not propose it; a looser limit would.
+    @Test func aDeviceLyingHalfFlatIsLeftToTheFilter() {
+        let scenario = VibrationScenario(name: "", summary: "", tilt: 55, bump: 0, duration: 3)
+        var loose = EstimatorSettings()
+        loose.vibrationTiltLimit = 60
+        var looseEstimator = OrientationEstimator(settings: loose)
+        let looseChanges = feed(scenario.readings(), into: &looseEstimator)
+        #expect((looseChanges.first?.time ?? 99) <= 1.0, "\(looseChanges)")
+        var estimator = OrientationEstimator()
+        let changes = feed(scenario.readings(), into: &estimator)
+        #expect((changes.first?.time ?? 99) > 1.0, "\(changes)")
+    }
+
+    /// A stride or a swinging bag (1.5 Hz): the readings' deviation from a steady mean is mostly
+    /// slow, and no vibration.
+    @Test func aStrideIsNoVibration() {
+        let settings = EstimatorSettings()
+        var mean = SteadyMean()
+        var time = 0.0
+        while time < 3 {
+            let reading = gravity(angle: 90) + Vector3(0, 0, 0.4 * g) * TestMath.sinCos(degrees: 540 * time).sin
+            mean.update(reading, at: time, settings)
+            time += 0.02
+        }
+        #expect(mean.deviation >= settings.vibrationDeviation)
+        #expect(mean.slowDeviation > settings.vibrationSlowShare * mean.deviation)
+        #expect(!mean.isVibrating(at: time, oneG: g, settings))
+    }
+
+    /// The end of an arm's swing looks like a vibration for a moment (a steady mean, a fast
+    /// deviation): the abduction recording, resampled at the daemon's rates too, keeps its one
+    /// decision.
+    @Test(arguments: [10.0, 25.0, 50.0])
+    func anArmsSwingIsNoVibrationAtAnyRate(rate: Double) throws {
+        let samples = try Trace.parse(CorpusFiles.read("watch_070_abduction.csv"))
+        let changes = Trace.replay(Trace.resample(samples, rate: rate))
+        #expect(changes.map(\.device) == [.portraitUpsideDown], "\(changes)")
+    }
+
+    /// The same readings with the vibration gone from the mean: an arm swung around a point whose
+    /// mean is 1.5 g is no vibration, and the rotation holds keep it from turning the screen.
+    @Test func aSwingWhoseMeanIsOffOneGIsNoVibration() {
+        var mean = SteadyMean()
+        let settings = EstimatorSettings()
+        var random = SplitMix64(seed: 9)
+        var time = 0.0
+        while time < 3 {
+            let reading = gravity(angle: 90) * 1.5 + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 4320 * time).sin
+            mean.update(reading + random.noise(sigma: 0.3), at: time, settings)
+            time += 0.02
+        }
+        #expect(mean.isVibrating(at: time, oneG: g * 1.5, settings))
+        #expect(!mean.isVibrating(at: time, oneG: g, settings))
+    }
+}
