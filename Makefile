@@ -77,6 +77,14 @@ test-integration:
 test-kernel: build
 	$(PYTHON) Tests/kernel/run.py --build-dir $(RELEASE) $(KERNEL_PYTEST_ARGS)
 
+# The install path under systemd as PID 1 (docs/testing.md): one QEMU boot with its own small
+# initramfs, `make install` into the VM's overlay, the unit started by udev and by D-Bus
+# activation in its shipped sandbox (Tests/kernel/systemd). Skipped, with why, where no VM starts.
+.PHONY: test-systemd
+SYSTEMD_PYTEST_ARGS ?=
+test-systemd: build
+	$(PYTHON) Tests/kernel/systemd/run.py --build-dir $(RELEASE) $(SYSTEMD_PYTEST_ARGS)
+
 # Figures from the same VM: motion-orientationd beside iio-sensor-proxy on one emulated HID hub
 # (change-only and streaming), claimed and still (Tests/kernel/bench_kernel.py). About 4 minutes.
 bench-kernel: deps build
