@@ -27,7 +27,7 @@ SWIFT    ?= swift
 RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev libstdc++-12-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
             python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db \
-            acl qemu-system-x86 linux-image-amd64 busybox-static libinput-tools i2c-tools python3-venv
+            acl qemu-system-x86 linux-image-amd64 busybox-static cpio libinput-tools i2c-tools python3-venv
 # `make test-kernel`: virtme-ng (PyPI, not in Debian 12) boots the kernel with the host's root
 # file system; it lives in a venv of its own under .build (Debian's pip leaves the system alone).
 KERNEL_VENV := .build/kernel-venv
@@ -63,7 +63,7 @@ build:
 	$(SWIFT) build -c release --static-swift-stdlib
 	$(PYTHON) Tests/integration/rig/linkage.py $(RELEASE)/motion-orientationd
 
-test: deps build test-unit test-integration test-kernel
+test: deps build test-unit test-integration test-kernel test-systemd
 
 test-unit:
 	$(SWIFT) test

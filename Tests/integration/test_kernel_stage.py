@@ -1,6 +1,6 @@
-"""The VM stage's wiring on the host (Tests/kernel runs inside the VM): `make test` runs
-`make test-kernel`, and where no VM can start it says why in one line and exits 0 (skipped,
-never passed)."""
+"""The VM stages' wiring on the host (Tests/kernel runs inside the VM): `make test` runs
+`make test-kernel` and `make test-systemd`, and where no VM can start each says why in one
+line and exits 0 (skipped, never passed)."""
 
 import subprocess
 
@@ -17,6 +17,7 @@ def test_make_test_runs_the_vm_stage():
                              capture_output=True, text=True, timeout=60)
     assert planned.returncode == 0, planned.stderr
     assert "Tests/kernel/run.py" in planned.stdout
+    assert "Tests/kernel/systemd/run.py" in planned.stdout
 
 
 @pytest.mark.files
