@@ -224,9 +224,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     public var vibrationSpread = 5.0
 
     /// How long the steady mean must hold still before it may propose and commit. Seconds,
-    /// default 0.38: with the mean's own settling, a device in a vibrating mount is decided within
-    /// a second; the pause at the end of an arm's swing is shorter.
-    public var vibrationSettleTime = 0.38
+    /// default 0.3: with the mean's own settling after a turn (a few tenths of a second), a device
+    /// in a vibrating mount is decided within a second of the turn's end; the pause at the end of
+    /// an arm's swing is shorter.
+    public var vibrationSettleTime = 0.3
 
     /// Smallest deviation of the readings from the steady mean (|a - mean| / |mean|, filtered) that
     /// is a vibration. Fraction, default 0.15: a device at rest or in a hand reads a few hundredths

@@ -219,7 +219,10 @@ public struct OrientationEstimator: Sendable {
             angularSpeed: filter.angularSpeed, tiltSpeed: filter.readingTiltSpeed, settings)
         // A vibration's steady mean proposes where it stands clearly upright or lies flat; a device
         // in between (lying in a bag or a purse) is left to the filter.
-        let vibrationMean = steadyMean.isVibrating(at: time, oneG: oneG, settings) ? steadyMean.gravity : nil
+        // The mean's size is measured against the 1 g for the mean, not for the reading: before the
+        // reference has evidence that is the size itself, and the reading's swings with the vibration.
+        let meanOneG = reference.oneG(for: steadyMean.gravity?.magnitude ?? magnitude, settings)
+        let vibrationMean = steadyMean.isVibrating(at: time, oneG: meanOneG, settings) ? steadyMean.gravity : nil
         let vibrationTilt = vibrationMean.map { UprightGeometry.tilt(of: $0) }
         let vibrating =
             vibrationTilt.map { abs($0) <= settings.vibrationTiltLimit || abs($0) > settings.faceEnterTilt } ?? false
