@@ -26,6 +26,20 @@ static const struct { const char *name; int value; } errnos[] = {
     {"ENODEV", ENODEV}, {"ETIMEDOUT", ETIMEDOUT}, {"EINTR", EINTR}, {"EPERM", EPERM},
 };
 
+/* Appends "<op> <path> <what>" to $MO_FAULT_CONTROL.log (when a control file is named). */
+static void log_hit(const char *op, const char *path, const char *what) {
+    const char *control = getenv("MO_FAULT_CONTROL");
+    if (!control) return;
+    char log[1100];
+    snprintf(log, sizeof log, "%s.log", control);
+    int lfd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (lfd < 0) return;
+    char entry[4200];
+    int m = snprintf(entry, sizeof entry, "%s %s %s\n", op, path, what);
+    syscall(SYS_write, lfd, entry, m);
+    syscall(SYS_close, lfd);
+}
+
 /* 0: no fault; >0: fail with that errno; <0: sleep -value milliseconds first. */
 static int lookup(const char *path, const char *op) {
     const char *control = getenv("MO_FAULT_CONTROL");
@@ -54,15 +68,9 @@ static int lookup(const char *path, const char *op) {
         }
     }
     if (result) {
-        char log[1100];
-        snprintf(log, sizeof log, "%s.log", control);
-        int lfd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (lfd >= 0) {
-            char entry[1200];
-            int m = snprintf(entry, sizeof entry, "%s %s %d\n", op, path, result);
-            syscall(SYS_write, lfd, entry, m);
-            syscall(SYS_close, lfd);
-        }
+        char number[16];
+        snprintf(number, sizeof number, "%d", result);
+        log_hit(op, path, number);
     }
     return result;
 }
@@ -110,19 +118,8 @@ static int busy_fault(int fd) {
     ssize_t n = syscall(SYS_read, bfd, &state, 1);
     syscall(SYS_close, bfd);
     if (n != 1 || state != '1') return 0;
-    const char *control = getenv("MO_FAULT_CONTROL");
-    if (control) {
-        char log[1100];
-        snprintf(log, sizeof log, "%s.log", control);
-        int lfd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (lfd >= 0) {
-            char entry[4200];
-            *element = 0;
-            int m = snprintf(entry, sizeof entry, "write %s/scan_elements busy\n", path);
-            syscall(SYS_write, lfd, entry, m);
-            syscall(SYS_close, lfd);
-        }
-    }
+    strcpy(element, "/scan_elements");
+    log_hit("write", path, "busy");
     return EBUSY;
 }
 
