@@ -82,7 +82,7 @@ final class TabletMode {
     private var mountMatrixReported = false
     private var virtualSwitch: (any TabletModeOutput)?
     /// The source the virtual switch was last considered for, and whether making it failed
-    /// (tried again when the source changes).
+    /// (tried again when the source changes, or at an accelerometer's udev event).
     private var virtualSwitchSource = TabletModeSource.none
     private var virtualSwitchFailed = false
     private var virtualSwitchProblems = ProblemLog()
@@ -312,6 +312,15 @@ final class TabletMode {
 
     // MARK: - The virtual switch
 
+    /// A udev event for an accelerometer (the base's, say): udev's RUN for a base
+    /// accelerometer grants /dev/uinput, so a virtual switch that could not be made is tried
+    /// again.
+    func accelerometerEvent() {
+        guard virtualSwitchFailed else { return }
+        virtualSwitchFailed = false
+        update()
+    }
+
     /// Creates, updates or destroys the virtual switch as the source and
     /// `[TabletMode] VirtualSwitch=` want; its coming and going changes the sampling plan.
     private func updateVirtualSwitch() {
@@ -337,7 +346,8 @@ final class TabletMode {
             }
             return
         }
-        // One attempt per source: a missing or forbidden /dev/uinput stays so.
+        // One attempt per source and accelerometer event: a missing or forbidden /dev/uinput
+        // stays so until udev has set up another device.
         guard !virtualSwitchFailed else { return }
         do {
             virtualSwitch = try makeVirtualSwitch(shown.mode)

@@ -23,11 +23,14 @@ public enum AccelerometerDiscovery {
 
     /// Every IIO device with the three accelerometer channels (raw attributes or buffered scan
     /// elements), then every input event device udev marks `ID_INPUT_ACCELEROMETER=1`, each
-    /// in udev's order. Throws when udev cannot be asked; a device that went away meanwhile
+    /// in udev's order. Only devices udev has set up: one the kernel has just added (a hub
+    /// plugged in) is taken at its own udev event, with its properties (`ACCEL_LOCATION`),
+    /// the rule's group and mode and its RUN's grants in place, not at an earlier event of
+    /// another device. Throws when udev cannot be asked; a device that went away meanwhile
     /// is left out.
     static func candidates() throws(SystemError) -> [AccelerometerCandidate] {
         var found: [AccelerometerCandidate] = []
-        for syspath in try Udev.devices(subsystem: "iio") {
+        for syspath in try Udev.devices(subsystem: "iio", initialized: true) {
             let hasAxes = { (file: (Character) -> String) in
                 axes.allSatisfy { Sysfs.isReadable("\(syspath)/\(file($0))") }
             }
@@ -45,7 +48,7 @@ public enum AccelerometerDiscovery {
                     udevLocation: location, sysfsLocation: attribute(syspath, "location")))
         }
         for syspath in try Udev.devices(
-            subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1"))
+            subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1"), initialized: true)
         {
             let (hasDevnode, location): (Bool, String?)
             do {

@@ -12,6 +12,9 @@ import SystemdBus
 /// enabled while idle, as iio-sensor-proxy leaves them; a trigger is picked and the buffer
 /// enabled when sampling starts, the buffer disabled when it stops (`stop()`), and the
 /// channels switched off when the sensor is let go of (`release()`, or dropping the object).
+/// The kernel refuses a scan element's write while the buffer is enabled (EBUSY,
+/// `iio_scan_el_store` in drivers/iio/industrialio-buffer.c): channels change only after
+/// the buffer was switched off.
 public final class BufferedAccelerometer {
     /// What a decoded scan becomes: its raw counts and its time on the monotonic clock
     /// (seconds).
@@ -26,6 +29,8 @@ public final class BufferedAccelerometer {
     private var pending: [UInt8] = []
     private var buffer = [UInt8](repeating: 0, count: 4096)
     private var enabledFiles: [String] = []
+    /// We enabled the buffer and have not switched it off since (a refusal keeps it so).
+    private var bufferMayBeEnabled = false
     private var sink: Sink?
     private var onFailure: ((String) -> Void)?
     /// Attributes that refused to be switched off at stop, each reported once.
@@ -54,6 +59,7 @@ public final class BufferedAccelerometer {
     public func prepare() throws(SystemError) {
         guard layout == nil else { return }
         try Sysfs.write("\(syspath)/buffer/enable", "0")
+        bufferMayBeEnabled = false
         layout = try enableChannels()
     }
 
@@ -72,6 +78,7 @@ public final class BufferedAccelerometer {
             try pickTrigger()
             fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw SystemError("open", path: devnode, errno: errno) }
+            bufferMayBeEnabled = true  // even a refused write may have left it on
             try Sysfs.write("\(syspath)/buffer/enable", "1")
         } catch {
             stop()
@@ -89,31 +96,45 @@ public final class BufferedAccelerometer {
 
     /// Disables the buffer and closes the device node; the channels stay enabled. A file that
     /// refuses is reported once (the device may keep scanning into its buffer); one that is
-    /// gone belonged to a device that is gone.
+    /// gone belonged to a device that is gone; a buffer that refused is tried again at the
+    /// next stop.
     public func stop() {
         source = nil  // off the loop before the descriptor closes
         if fd >= 0 {
             close(fd)  // read-only: close(2) has nothing to report
             fd = -1
-            switchOff("\(syspath)/buffer/enable")
         }
+        if bufferMayBeEnabled && switchOff("\(syspath)/buffer/enable") { bufferMayBeEnabled = false }
         sink = nil
     }
 
-    /// Stops, and switches off the channels we enabled (on exit, or when the sensor is let go).
+    /// Stops, and switches off the channels we enabled (on exit, or when the sensor is let go)
+    /// once the buffer is off: with the buffer still on, the kernel would refuse each channel,
+    /// so they are left on, and that is said once.
     public func release() {
         stop()
-        for file in enabledFiles { switchOff(file) }
+        if bufferMayBeEnabled {
+            if !enabledFiles.isEmpty {
+                Log.warning("\(syspath): leaving the scan elements on: the buffer could not be switched off")
+            }
+        } else {
+            for file in enabledFiles { switchOff(file) }
+        }
         enabledFiles = []
         layout = nil
     }
 
-    private func switchOff(_ file: String) {
+    /// Writes 0 to `file`; true when it took (or the device is gone).
+    @discardableResult
+    private func switchOff(_ file: String) -> Bool {
         do {
             try Sysfs.write(file, "0")
             stopProblems.resolve(file)
+            return true
         } catch {
-            if error.errno != ENOENT { stopProblems.report(file, "cannot switch off: \(error)") }
+            if error.errno == ENOENT { return true }
+            stopProblems.report(file, "cannot switch off: \(error)")
+            return false
         }
     }
 

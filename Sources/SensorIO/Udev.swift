@@ -7,9 +7,14 @@ import SystemdBus
 public enum Udev {
     /// The sysfs paths of the devices of `subsystem` (whose sysname matches `sysname`, a
     /// glob, and which have the udev `property` with that value, when given), in udev's order.
+    /// `initialized`: only devices udev has set up (libudev's rule: a device with a node has
+    /// been processed, its rules' properties, owner and mode and its RUN programs done; one
+    /// without a node counts as set up). The sysfs directory comes with the kernel's event,
+    /// before udev has processed it: a device listed then still lacks all that.
     /// Throws when udev cannot be asked (no devices is an empty list, not an error).
     public static func devices(
-        subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil
+        subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil,
+        initialized: Bool = false
     ) throws(SystemError) -> [String] {
         guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
         defer { udev_unref(udev) }
@@ -20,6 +25,7 @@ public enum Udev {
         var r = udev_enumerate_add_match_subsystem(enumerate, subsystem)
         if r >= 0, let sysname { r = udev_enumerate_add_match_sysname(enumerate, sysname) }
         if r >= 0, let property { r = udev_enumerate_add_match_property(enumerate, property.name, property.value) }
+        if r >= 0, initialized { r = udev_enumerate_add_match_is_initialized(enumerate) }
         if r >= 0 { r = udev_enumerate_scan_devices(enumerate) }
         if r < 0 { throw SystemError("enumerating \(subsystem) devices", errno: r) }
         var paths: [String] = []

@@ -116,6 +116,31 @@ struct TabletModeTests {
         #expect(attempts == 2)
     }
 
+    @Test("a virtual switch that could not be made is tried again at an accelerometer's udev event")
+    func virtualSwitchRetriedAtAnAccelerometerEvent() {
+        var attempts = 0
+        var granted = false
+        let tablet = tabletMode { (_: Bool) throws(SystemError) in
+            attempts += 1
+            // udev's RUN for the base grants /dev/uinput; the daemon may have been first.
+            guard granted else { throw SystemError("open", path: "/dev/uinput", errno: 13) }
+            return FakeVirtualSwitch()
+        }
+        tablet.use(base: FakeBase())
+        tablet.start()
+        #expect(attempts == 1)
+        #expect(!tablet.hasVirtualSwitch)
+        tablet.accelerometerEvent()  // still refused: one more attempt, no more
+        tablet.update()
+        #expect(attempts == 2)
+        granted = true
+        tablet.accelerometerEvent()
+        #expect(attempts == 3)
+        #expect(tablet.hasVirtualSwitch)
+        tablet.accelerometerEvent()  // made: nothing to try again
+        #expect(attempts == 3)
+    }
+
     @Test("the base is read at most once per half sampling interval, and pairs only with readings near it")
     func basePacing() {
         let tablet = tabletMode()

@@ -232,6 +232,30 @@ def test_buffer_that_cannot_be_switched_off_is_reported(make_rig, fault_injector
         rig.close()
 
 
+def test_scan_elements_are_written_only_with_the_buffer_off(make_rig, fault_injector):
+    """The kernel refuses a scan element's write while the buffer is enabled (EBUSY; the
+    injector enforces it): when the buffer cannot be switched off at exit, the channels are
+    left on and that is said, with no write refused."""
+    layout = LAYOUTS["le:s16/32>>0"]
+    rig = buffered_rig(layout, start=False)
+    try:
+        faults = Faults(rig, fault_injector)
+        rig.daemon.start()
+        rig.bus_client(start=True)
+        wait_until(lambda: attribute(rig, "buffer/enable") == "1", 5.0, what="buffer enabled")
+        feed_until(rig, layout, (0, -G_RAW, 0), "portrait")
+        faults.inject("buffer/enable open EIO")
+        code, _ = rig.daemon.stop()
+        assert code == 0
+        assert attribute(rig, "buffer/enable") == "1"  # what the refusal left behind
+        assert not [hit for hit in faults.hits() if "busy" in hit], faults.hits()
+        assert not [l for l in rig.daemon.log_lines() if "Device or resource busy" in l]
+        assert any("leaving the scan elements on" in l for l in rig.daemon.log_lines())
+        assert attribute(rig, "scan_elements/in_accel_x_en") == "1"
+    finally:
+        rig.close()
+
+
 def test_prefer_buffer_no_polls(make_rig):
     rig = buffered_rig(LAYOUTS["le:s16/32>>0"], config_text="[Sensor]\nPreferBuffer=no\n")
     try:

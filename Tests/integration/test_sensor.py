@@ -259,6 +259,27 @@ def test_a_sensor_appearing_later_is_taken(make_rig):
     rig.wait_for_property("DeviceOrientation", "portrait-upside-down", 5.0)
 
 
+def test_a_sensor_udev_has_not_set_up_waits_for_its_own_event(make_rig):
+    """A device the kernel has added but udev has not processed yet has no udev database entry
+    (nor, on a real machine, its properties, group, mode and RUN's grants): it is not taken
+    at another device's event (a hub's trigger, a second sensor). umockdev keeps no udev
+    database, so a device with a node (MAJOR/MINOR) stays unprocessed there for good; one
+    without a node counts as set up, as libudev has it."""
+    rig = make_rig(accelerometer=False)
+    rig.bus_client(start=True)
+    pending = rig.add_accelerometer(name="iio:device0", gravity=POSES["landscape-left"],
+                                    extra_properties={"MAJOR": "240", "MINOR": "0",
+                                                      "DEVNAME": "iio:device0"})
+    trigger = rig.add_device("iio", "trigger0", {"name": "accel_3d-dev0"})
+    rig.uevent(trigger, "add")
+    ready = rig.add_accelerometer(name="iio:device1", gravity=POSES["portrait-upside-down"])
+    rig.uevent(ready, "add")
+    rig.wait_for_property("HasAccelerometer", True, 5.0)
+    rig.wait_for_property("DeviceOrientation", "portrait-upside-down", 5.0)
+    assert rig.get_property("Sensor") == ready.syspath
+    assert not any(pending.syspath in line for line in rig.daemon.log_lines())
+
+
 # -- the device's own sampling frequency
 
 def test_sampling_frequency_follows_the_plan_and_is_restored(make_rig):

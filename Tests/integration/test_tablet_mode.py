@@ -17,7 +17,7 @@ import energy_mocks as em
 from rig import RigError, wait_until
 from rig.drivers import attribute, feed, hid_hub
 from rig.tablet import (BUS_VIRTUAL, EV_SW, EV_SYN, SW_TABLET_MODE, FakeTabletModeSwitch,
-                        hinge_readings, set_rig_hinge, tablet_rig)
+                        FakeUinput, hinge_readings, set_rig_hinge, tablet_rig)
 
 pytestmark = pytest.mark.daemon
 
@@ -163,6 +163,20 @@ def test_virtual_switch_without_uinput_is_one_log_line(make_rig):
     with rig.bus_client(start=True):
         rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
     assert len(log_lines_naming(rig, "/dev/uinput")) == 1
+
+
+def test_virtual_switch_is_tried_again_at_an_accelerometer_event(make_rig):
+    """/dev/uinput refused at first (udev's RUN for the base, which grants it, may come after
+    the daemon's attempt) is tried again at the next accelerometer udev event."""
+    rig = tablet_rig(make_rig, uinput=False)
+    assert rig.get_property("TabletModeSource") == "hinge"
+    assert len(log_lines_naming(rig, "/dev/uinput")) == 1
+    rig.uinput = FakeUinput(rig.testbed)
+    rig._closeables.append(rig.uinput)
+    rig.uevent(rig.base, "change")
+    wait_until(lambda: len(rig.uinput.snapshot()) >= len(CREATE_CALLS) + 1, CHANGE,
+               what="the virtual switch")
+    assert rig.uinput.snapshot()[:len(CREATE_CALLS)] == CREATE_CALLS
 
 
 # ---------------------------------------------------------------------------

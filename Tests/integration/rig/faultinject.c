@@ -4,7 +4,10 @@
  *     <path suffix> <open|read> <ERRNO name | sleep MSEC>
  * makes open()/openat() or read()/pread() of a file whose path ends in the suffix fail
  * with that errno, or sleep first. Every injected fault appends a line to
- * $MO_FAULT_CONTROL.log. Only raw system calls are used inside, so the wrappers never
+ * $MO_FAULT_CONTROL.log. While $MO_IIO_BUSY is set, a write(2) to an IIO device's
+ * scan_elements/<channel>_en fails with EBUSY while its buffer/enable reads 1, as the kernel's
+ * iio_scan_el_store does (drivers/iio/industrialio-buffer.c: scan elements change only with
+ * the buffer disabled). Only raw system calls are used inside, so the wrappers never
  * recurse into each other or into umockdev's preload. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,6 +25,20 @@ static const struct { const char *name; int value; } errnos[] = {
     {"EIO", EIO}, {"EACCES", EACCES}, {"EAGAIN", EAGAIN}, {"ENOENT", ENOENT},
     {"ENODEV", ENODEV}, {"ETIMEDOUT", ETIMEDOUT}, {"EINTR", EINTR}, {"EPERM", EPERM},
 };
+
+/* Appends "<op> <path> <what>" to $MO_FAULT_CONTROL.log (when a control file is named). */
+static void log_hit(const char *op, const char *path, const char *what) {
+    const char *control = getenv("MO_FAULT_CONTROL");
+    if (!control) return;
+    char log[1100];
+    snprintf(log, sizeof log, "%s.log", control);
+    int lfd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (lfd < 0) return;
+    char entry[4200];
+    int m = snprintf(entry, sizeof entry, "%s %s %s\n", op, path, what);
+    syscall(SYS_write, lfd, entry, m);
+    syscall(SYS_close, lfd);
+}
 
 /* 0: no fault; >0: fail with that errno; <0: sleep -value milliseconds first. */
 static int lookup(const char *path, const char *op) {
@@ -51,15 +68,9 @@ static int lookup(const char *path, const char *op) {
         }
     }
     if (result) {
-        char log[1100];
-        snprintf(log, sizeof log, "%s.log", control);
-        int lfd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (lfd >= 0) {
-            char entry[1200];
-            int m = snprintf(entry, sizeof entry, "%s %s %d\n", op, path, result);
-            syscall(SYS_write, lfd, entry, m);
-            syscall(SYS_close, lfd);
-        }
+        char number[16];
+        snprintf(number, sizeof number, "%d", result);
+        log_hit(op, path, number);
     }
     return result;
 }
@@ -74,14 +85,42 @@ static int apply(int fault) {
     return 0;
 }
 
+static int fd_path(int fd, char *path, size_t size);
+
 static int fd_fault(int fd) {
     if (!getenv("MO_FAULT_CONTROL")) return 0;
-    char link[64], path[4096];
+    char path[4096];
+    if (!fd_path(fd, path, sizeof path)) return 0;
+    return lookup(path, "read");
+}
+
+static int fd_path(int fd, char *path, size_t size) {
+    char link[64];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = syscall(SYS_readlink, link, path, sizeof path - 1);
+    ssize_t n = syscall(SYS_readlink, link, path, size - 1);
     if (n <= 0) return 0;
     path[n] = 0;
-    return lookup(path, "read");
+    return 1;
+}
+
+/* EBUSY for a scan element of a device whose buffer is enabled (the kernel's rule). */
+static int busy_fault(int fd) {
+    if (!getenv("MO_IIO_BUSY")) return 0;
+    char path[4096];
+    if (!fd_path(fd, path, sizeof path - 32)) return 0;
+    size_t length = strlen(path);
+    char *element = strstr(path, "/scan_elements/");
+    if (!element || length < 3 || strcmp(path + length - 3, "_en") != 0) return 0;
+    strcpy(element, "/buffer/enable");
+    int bfd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (bfd < 0) return 0;
+    char state = 0;
+    ssize_t n = syscall(SYS_read, bfd, &state, 1);
+    syscall(SYS_close, bfd);
+    if (n != 1 || state != '1') return 0;
+    strcpy(element, "/scan_elements");
+    log_hit("write", path, "busy");
+    return EBUSY;
 }
 
 #define NEXT(name) static __typeof__(name) *next; if (!next) next = dlsym(RTLD_NEXT, #name)
@@ -99,6 +138,12 @@ ssize_t pread64(int fd, void *buf, size_t count, off_t offset) {
 ssize_t read(int fd, void *buf, size_t count) {
     NEXT(read);
     if (apply(fd_fault(fd)) < 0) return -1;
+    return next(fd, buf, count);
+}
+
+ssize_t write(int fd, const void *buf, size_t count) {
+    NEXT(write);
+    if (apply(busy_fault(fd)) < 0) return -1;
     return next(fd, buf, count);
 }
 

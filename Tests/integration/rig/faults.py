@@ -1,7 +1,9 @@
 """Faults a umockdev testbed cannot produce with files (EIO, EACCES for root, a read that
 takes seconds), from a small LD_PRELOAD library (faultinject.c, next to this file) put in
 front of umockdev's preload: while its control file exists, it makes open() or
-read()/pread() of files whose path ends in a given suffix fail with an errno or sleep.
+read()/pread() of files whose path ends in a given suffix fail with an errno or sleep; and
+it makes a scan element refuse a write (EBUSY) while its device's buffer is enabled, as the
+kernel does.
 
 The library is built with the system C compiler into .build/rig/, named after a hash of its
 source and of the command line, so an edit of faultinject.c builds it again and an unchanged
@@ -68,6 +70,7 @@ class Faults:
         self.log = rig.tmp / "faults.log"
         rig.daemon.env["LD_PRELOAD"] = "%s %s" % (library, rig.daemon.env["LD_PRELOAD"])
         rig.daemon.env["MO_FAULT_CONTROL"] = str(self.control)
+        rig.daemon.env["MO_IIO_BUSY"] = "1"
 
     def inject(self, *rules):
         """rules: "suffix open|read ERRNO" or "suffix read sleep MSEC"."""
