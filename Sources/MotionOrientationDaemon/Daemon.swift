@@ -181,11 +181,10 @@ public final class Daemon {
     /// A udev event for an IIO device or an input accelerometer: re-choose (an added, removed
     /// or changed sensor), and try a virtual switch that could not be made again.
     private func sensorDeviceChanged(action: String, syspath: String) {
-        let current = acquisition?.info.syspath
         Log.debug("udev: \(action) \(syspath)")
         if action != "remove" { tabletMode.accelerometerEvent() }
         // A change of another device than ours means nothing, unless we have none.
-        if action == "change" && current != nil && syspath != current { return }
+        if action == "change", let current = acquisition?.info.syspath, syspath != current { return }
         takeAccelerometer(AccelerometerDiscovery.choose(settings))
     }
 
