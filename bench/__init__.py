@@ -12,7 +12,7 @@ ours is claimed with Start() by a rig BusClient. Every bus message is read by
 `busctl monitor`, whose receive timestamps (CLOCK_REALTIME, microseconds) time the
 reactions against the moment the bench wrote the new reading.
 
-What it measures (DESIGN.md sections 5 and 6):
+What it measures (docs/dbus-api.md; docs/architecture.md, Figures):
   * reaction: a step quarter turn written into sysfs -> DeviceOrientationChanged (ours) /
     PropertiesChanged AccelerometerOrientation (theirs). "spaced": turns 1.5-3 s apart
     (seeded), after one unmeasured warm-up turn, i.e. a user turning the device now and
