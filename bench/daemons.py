@@ -10,7 +10,8 @@ ISP_BINARY = "/usr/sbin/iio-sensor-proxy"
 ISP_NAME = "net.hadess.SensorProxy"
 ISP_PATH = "/net/hadess/SensorProxy"
 MONITOR_SENSOR = "/usr/bin/monitor-sensor"
-# Our device orientation -> iio-sensor-proxy's AccelerometerOrientation (docs/migrating-from-iio-sensor-proxy.md, Names).
+# Our device orientation -> iio-sensor-proxy's AccelerometerOrientation
+# (docs/migrating-from-iio-sensor-proxy.md, Names).
 ISP_NAMES = {"portrait": "normal", "portrait-upside-down": "bottom-up",
              "landscape-left": "right-up", "landscape-right": "left-up"}
 
