@@ -6,9 +6,8 @@ import SensorIO
 /// set-up), scattered over the binary and the libraries, and frees what it allocated. Once
 /// the loop is about to run, the process's executable mappings are dropped from its page
 /// tables (`MADV_DONTNEED`: the pages stay in the page cache, and those the loop runs fault
-/// back in at once, without I/O), and the heap's free pages go back to the kernel
-/// (`malloc_trim`). Only read-only executable mappings of files are touched: their pages
-/// hold nothing the process wrote, so dropping them loses nothing.
+/// back in at once, without I/O). Only read-only executable mappings of files are touched:
+/// their pages hold nothing the process wrote, so dropping them loses nothing.
 enum ResidentSet {
     static func releaseStartUpPages() {
         guard let maps = try? Sysfs.read("/proc/self/maps") else { return }
