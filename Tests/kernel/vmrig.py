@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from rig import (BUS_NAME, INTERFACE, OBJECT_PATH, SYSTEM_DEFAULT_POLICY, BusClient, RigError,
-                 SystemBus, copy_for_other_users, ctxt_switches, kill_process, spawn, wait_until)
+                 SystemBus, copy_for_other_users, ctxt_switches, kill_process, spawn, wait_for_property,
+                 wait_until)
 from rig.binaries import REPO_ROOT, default_client, default_daemon
 
 USER = "motion-orientation"
@@ -198,18 +199,7 @@ class KernelRig:
         return json.loads(result.stdout)["data"]
 
     def wait_for_property(self, name, value, timeout=20.0):
-        seen = []
-
-        def check():
-            current = self.get_property(name)
-            if not seen or seen[-1] != current:
-                seen.append(current)
-            return current == value
-        try:
-            wait_until(check, timeout, what="%s == %r" % (name, value))
-        except RigError as err:
-            raise RigError("%s (seen %r)\n-- daemon log tail --\n%s"
-                           % (err, seen, "\n".join(self.log().splitlines()[-30:]))) from None
+        wait_for_property(self.get_property, name, value, timeout, lambda: self.log().splitlines())
 
     def claim(self, user="nobody"):
         """A client holding a claim (Start), as `user`."""

@@ -47,6 +47,6 @@ from .mocks import MOCK_IFACE, DBusMock, busctl_values  # noqa: F401
 from .monitor import BusMonitor, is_orientation_signal, is_properties_changed  # noqa: F401
 from .processes import (LineReader, RigError, _child_setup, _children,  # noqa: F401
                         _children_lock, _spawn_raw, kill_all_children, kill_process, spawn,
-                        wait_until)
+                        wait_for_property, wait_until)
 from .rig import Rig  # noqa: F401
 from .uevents import read_uevent, send_uevent  # noqa: F401

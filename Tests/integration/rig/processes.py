@@ -85,6 +85,23 @@ def wait_until(predicate, timeout, interval=0.02, what="condition"):
         time.sleep(interval)
 
 
+def wait_for_property(get_property, name, value, timeout, log_lines):
+    """Poll get_property(name) until it equals value, or raise RigError with the values seen
+    and the last 30 of log_lines() (the daemon's log)."""
+    seen = []
+
+    def check():
+        current = get_property(name)
+        if not seen or seen[-1] != current:
+            seen.append(current)
+        return current == value
+    try:
+        wait_until(check, timeout, what="%s == %r" % (name, value))
+    except RigError as err:
+        raise RigError("%s (values seen: %r)\n-- daemon log tail --\n%s"
+                       % (err, seen, "\n".join(log_lines()[-30:]))) from None
+
+
 class LineReader:
     """Reads a child's stdout line by line in a thread, so tests can wait on lines."""
 

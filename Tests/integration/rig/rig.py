@@ -20,7 +20,7 @@ from .daemon import Daemon
 from .devices import DEFAULT_SCALE, FakeAccelerometer, FakeInputAccelerometer
 from .mocks import DBusMock
 from .monitor import BusMonitor
-from .processes import LineReader, RigError, kill_process, spawn, wait_until
+from .processes import LineReader, RigError, kill_process, spawn, wait_for_property, wait_until
 from .uevents import read_uevent, send_uevent
 
 
@@ -100,18 +100,7 @@ class Rig:
         return {k: v["data"] for k, v in props.items()}
 
     def wait_for_property(self, name, value, timeout=5.0):
-        seen = []
-
-        def check():
-            current = self.get_property(name)
-            if not seen or seen[-1] != current:
-                seen.append(current)
-            return current == value
-        try:
-            wait_until(check, timeout, what="%s == %r" % (name, value))
-        except RigError as err:
-            raise RigError("%s (values seen: %r)\n-- daemon log tail --\n%s"
-                           % (err, seen, "\n".join(self.daemon.log_lines()[-30:]))) from None
+        wait_for_property(self.get_property, name, value, timeout, self.daemon.log_lines)
 
     def assert_property_stays(self, name, value, duration):
         """Poll for `duration` seconds; the property must keep `value` throughout."""
