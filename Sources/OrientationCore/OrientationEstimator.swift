@@ -78,6 +78,8 @@ public struct OrientationEstimator: Sendable {
     // Previous finite reading and its time (for calmness).
     private var previousReading: Vector3?
     private var previousReadingTime = 0.0
+    // The last accepted reading, alone, proposes an orientation other than the committed one.
+    private var readingPointsElsewhere = false
 
     /// Creates an estimator with no history. Settings outside their ranges are clamped.
     public init(settings: EstimatorSettings = EstimatorSettings(), facesAvailable: Bool = true) {
@@ -120,12 +122,15 @@ public struct OrientationEstimator: Sendable {
     public var vigour: Double { vigourMeter.value }
 
     /// True while the estimator sees motion: a candidate is pending, a rejected reading blocks
-    /// commits, the filtered direction is turning faster than `steadyAngularSpeed`, or it moved
+    /// commits, the filtered direction is turning faster than `steadyAngularSpeed`, it moved
     /// more than `motionStepAngle` at the last reading (the first reading of a turn after a slow,
-    /// still-device interval). The adaptive-sampling policy samples fast while this is true.
+    /// still-device interval), or the last reading by itself points at another orientation than
+    /// the committed one (a half turn in one step: the filtered gravity shrinks toward the new
+    /// direction without turning, and only more readings take it there). The adaptive-sampling
+    /// policy samples fast while this is true, and a change-only sensor's last report is repeated.
     public var isSettling: Bool {
         guard let lastTime else { return false }
-        return decision.candidate != nil || lastTime < decision.blockedUntil
+        return decision.candidate != nil || lastTime < decision.blockedUntil || readingPointsElsewhere
             || filter.angularSpeed > settings.steadyAngularSpeed || filter.lastStepAngle > settings.motionStepAngle
     }
 
@@ -253,6 +258,9 @@ public struct OrientationEstimator: Sendable {
             }
             turn.clearTarget()
         }
+        let readingProposal = decision.propose(
+            reading, tilt: tiltOfReading, vigour: vigour, faces: facesAvailable, settings)
+        readingPointsElsewhere = readingProposal.map { $0 != orientation } ?? false
         return orientation
     }
 

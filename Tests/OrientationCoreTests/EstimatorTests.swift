@@ -486,4 +486,43 @@ struct EstimatorTests {
         let whole = OrientationEstimator.smoothingWeight(elapsed: 0.1, timeConstant: 0.2)
         #expect(abs((1 - half) * (1 - half) - (1 - whole)) < 1e-15)
     }
+
+    /// A change-only sensor reports a half turn once, and its last report is repeated only while
+    /// the estimator is settling. Right after a decision, one reading of the opposite pose
+    /// barely moves the filtered gravity and does not turn it at all (it only shrinks toward the
+    /// new direction): the estimator must still say it is settling, or no further reading comes
+    /// and the half turn is never decided (seen on the real kernel with a HID sensor hub).
+    @Test(arguments: [
+        (Vector3(0, 0, -g), Vector3(0, 0, g), DeviceOrientation.faceDown),
+        (Vector3(0, -g, 0), Vector3(0, g, 0), .portraitUpsideDown),
+        (Vector3(-g, 0, 0), Vector3(g, 0, 0), .landscapeRight),
+    ])
+    func halfTurnReportedOnceKeepsSettlingUntilDecided(from: Vector3, to: Vector3, expected: DeviceOrientation) {
+        for gap in [0.02, 0.05, 0.1, 0.3, 1.0] {
+            var estimator = OrientationEstimator()
+            var time = 50.0
+            // As the daemon feeds a change-only sensor: each report, then its repetition every
+            // 80 ms while the estimator settles.
+            func report(_ reading: Vector3) {
+                estimator.update(reading, at: time)
+                var repeats = 0
+                while estimator.isSettling && repeats < 100 {
+                    time += 0.08
+                    estimator.update(reading, at: time)
+                    repeats += 1
+                }
+            }
+            report(Vector3(0, -g, 0))
+            report(from)
+            let first = estimator.orientation
+            time += gap
+            estimator.update(to, at: time)
+            let settling = estimator.isSettling
+            #expect(settling, "gap \(gap): one opposite reading after \(first)")
+            let start = time
+            report(to)
+            #expect(estimator.orientation == expected, "gap \(gap)")
+            #expect(time - start <= 1.0, "gap \(gap)")
+        }
+    }
 }

@@ -71,14 +71,6 @@ def test_udev_rule_gives_the_daemon_its_device(make_hub):
         assert os.stat(path).st_mode & stat.S_IWGRP, name
 
 
-# A regression the real kernel found at the end of session 5, not yet fixed: after the replica
-# and udev-rule tests, the daemon built from main follows portrait through face-up and then never
-# decides face-down from the hub's one face-down report (20 s); alone, the test passes, and the
-# daemon of branch vm (06:41) passes it in the same order. Bisected as far as: present in a daemon
-# with the estimator's parts, the hinge and tablet-mode changes and the hotplug change, absent in
-# one without them. strict=False: a pass is reported as XPASS, so the fix shows.
-@pytest.mark.xfail(reason="regression: face-up -> face-down not decided on a real change-only hub "
-                   "after the earlier hub tests (docs/testing.md, Known failures)", strict=False)
 def test_every_orientation_through_the_buffer(make_hub, kernel_rig):
     """A claimed change-only hub: every turn reaches the client, through the buffer (the hub
     pushes input reports), at the moving rate the daemon writes as the report interval."""
