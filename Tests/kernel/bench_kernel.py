@@ -58,6 +58,13 @@ def cpu_seconds(pid):
     return total / 1e9
 
 
+def syscalls(pid):
+    """The read and write system calls of pid's threads so far (/proc/PID/io, dead threads
+    included)."""
+    fields = dict(line.split(": ") for line in Path("/proc/%d/io" % pid).read_text().splitlines())
+    return int(fields["syscr"]) + int(fields["syscw"])
+
+
 def measure_use(pid, hub, turn_seen):
     """From rest (after measure_still), then while in use, then CPU per report while moving.
     turn_seen(pose) returns once the client has seen the device turn to pose."""
@@ -74,7 +81,7 @@ def measure_use(pid, hub, turn_seen):
         seen.append(time.monotonic() - started)
     row["in_use_turn_s"] = sorted(seen)[len(seen) // 2]
     time.sleep(IN_USE_PAUSE)
-    cpu, reports = cpu_seconds(pid), hub.input_reports
+    cpu, calls, reports = cpu_seconds(pid), syscalls(pid), hub.input_reports
     g = math.hypot(*POSES["portrait"])
     start = time.monotonic()
     while (now := time.monotonic()) - start < MOVING_SECONDS:
@@ -83,6 +90,9 @@ def measure_use(pid, hub, turn_seen):
         time.sleep(1.0 / MOVING_UPDATE_HZ)
     reports = hub.input_reports - reports
     row["cpu_per_report_us"] = (cpu_seconds(pid) - cpu) / max(reports, 1) * 1e6
+    row["io_calls_per_report"] = (syscalls(pid) - calls) / max(reports, 1)
+    row["moving_feature_requests"] = sum(1 for at, kind, _ in list(hub.events)
+                                         if at >= start and kind in ("get-report", "set-feature"))
     row["moving_reports_per_s"] = reports / MOVING_SECONDS
     return row
 
@@ -158,17 +168,17 @@ def main():
             vmrig.wait_until(lambda: not vmrig.iio_named("accel_3d"), 20, what="hub gone")
     print("bench-kernel: claimed and still for %.0f s on a HID hub (real hid-sensor-accel-3d, TCG)"
           % STILL_SECONDS)
-    print("%-22s %-12s %10s %12s %12s %11s %11s %13s" % (
+    print("%-22s %-12s %10s %12s %12s %11s %11s %13s %16s %12s" % (
         "daemon", "hub", "wakeups/s", "hub reports/s", "interval ms", "turn s rest",
-        "turn s used", "CPU/report us"))
+        "turn s used", "CPU/report us", "r+w calls/report", "feature reqs"))
     for row in rows:
         if "error" in row:
             print("%-22s %-12s %s" % (row["daemon"], row["hub"], row["error"]))
             continue
-        print("%-22s %-12s %10.2f %12.2f %12d %11.2f %11.2f %13.0f" % (
+        print("%-22s %-12s %10.2f %12.2f %12d %11.2f %11.2f %13.0f %16.1f %12d" % (
             row["daemon"], row["hub"], row["wakeups_per_s"], row["hub_reports_per_s"],
             row["report_interval_ms"], row["turn_seen_s"], row["in_use_turn_s"],
-            row["cpu_per_report_us"]))
+            row["cpu_per_report_us"], row["io_calls_per_report"], row["moving_feature_requests"]))
     results = os.environ.get("MO_KERNEL_RESULTS")
     if results:
         (Path(results) / "bench.json").write_text(json.dumps(rows, indent=2) + "\n")
