@@ -211,6 +211,9 @@ public final class BufferedAccelerometer {
                 return
             }
             pending.append(contentsOf: buffer[0..<n])
+            // A short read drained what the kernel had: no second read just to hear EAGAIN
+            // (the source is level-triggered, so anything arriving meanwhile wakes us again).
+            if n < buffer.count { break }
         }
         deliverScans()
         if revents & UInt32(EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
