@@ -1,14 +1,13 @@
 import Glibc
 
-/// Syslog priorities, written as sd-daemon prefixes (`<3>`) so journald keeps the level.
-public enum LogLevel: Int32, Comparable, Sendable {
-    case error = 3
-    case warning = 4
-    case notice = 5
-    case info = 6
-    case debug = 7
-
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+/// Syslog priorities, most severe first (the order of the cases is the order of the levels),
+/// written as sd-daemon prefixes (`<3>`) so journald keeps the level.
+public enum LogLevel: Comparable, Sendable {
+    case error
+    case warning
+    case notice
+    case info
+    case debug
 
     /// The sd-daemon prefix, spelled out: formatting the number would bring the standard
     /// library's integer printing into every daemon that logs a line.

@@ -15,7 +15,7 @@ final class BusObject {
     private let onProperty: (String, _ reply: OpaquePointer) -> Int32
 
     init<Property: BusProperty, Method: BusMethod>(
-        bus: OpaquePointer, path: String, interface: String, properties: Property.Type, methods: Method.Type,
+        bus: OpaquePointer, serving peer: BusPeer, properties: Property.Type, methods: Method.Type,
         signals: [any BusSignal] = [], onMethod: @escaping (Method, _ call: OpaquePointer, Error) -> Int32,
         onProperty: @escaping (Property, _ reply: OpaquePointer) -> Int32
     ) throws(SystemError) {
@@ -41,11 +41,11 @@ final class BusObject {
                 $0.rawValue, arguments: $0.arguments, results: $0.results as [BusArgument]?)
         }
         let signalMembers = signals.map { strings.member($0.rawValue, arguments: $0.arguments, results: nil) }
-        guard !strings.failed else { throw SystemError("registering \(path)", errno: ENOMEM) }
+        guard !strings.failed else { throw SystemError("registering \(peer.path)", errno: ENOMEM) }
         let r = mo_bus_add_object(
-            bus, &slot, path, interface, properties, properties.count, methods, methods.count, signalMembers,
+            bus, &slot, peer.path, peer.interface, properties, properties.count, methods, methods.count, signalMembers,
             signalMembers.count, &handlers, Unmanaged.passUnretained(self).toOpaque())
-        guard r >= 0 else { throw SystemError("registering \(interface) at \(path)", errno: r) }
+        guard r >= 0 else { throw SystemError("registering \(peer.interface) at \(peer.path)", errno: r) }
     }
 
     deinit { sd_bus_slot_unref(slot) }

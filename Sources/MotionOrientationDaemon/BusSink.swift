@@ -20,36 +20,27 @@ final class BusEmitter: BusSink {
     var bus: OpaquePointer?
     private var problems = ProblemLog()
 
-    func changed(_ properties: [OrientationProperty]) {
-        guard let bus, !properties.isEmpty else { return }
-        report(
-            Bus.emitPropertiesChanged(
-                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, properties),
-            "PropertiesChanged of \(MotionOrientationBus.interface)")
-    }
+    func changed(_ properties: [OrientationProperty]) { changed(properties, of: .motionOrientation) }
 
-    func changed(_ properties: [SensorProxyProperty]) {
+    func changed(_ properties: [SensorProxyProperty]) { changed(properties, of: .sensorProxy) }
+
+    /// The one `PropertiesChanged` emission, of either interface.
+    private func changed<Property: BusProperty>(_ properties: [Property], of peer: BusPeer) {
         guard let bus, !properties.isEmpty else { return }
-        report(
-            Bus.emitPropertiesChanged(bus, path: SensorProxyBus.path, interface: SensorProxyBus.interface, properties),
-            "PropertiesChanged of \(SensorProxyBus.interface)")
+        report(Bus.emitPropertiesChanged(bus, peer, properties), "PropertiesChanged of \(peer.interface)")
     }
 
     func emit(_ signal: OrientationSignal, orientation name: String, value: UInt32) {
         guard let bus else { return }
         report(
-            Bus.emitSignal(
-                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface,
-                member: signal.rawValue, name: name, value: value), signal.rawValue)
+            Bus.emitSignal(bus, .motionOrientation, member: signal.rawValue, name: name, value: value),
+            signal.rawValue)
     }
 
     func emitTabletModeChanged(_ tabletMode: Bool) {
         guard let bus else { return }
         let member = OrientationSignal.tabletModeChanged.rawValue
-        report(
-            Bus.emitSignal(
-                bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface, member: member,
-                bool: tabletMode), member)
+        report(Bus.emitSignal(bus, .motionOrientation, member: member, bool: tabletMode), member)
     }
 
     private func report(_ r: Int32, _ what: String) {

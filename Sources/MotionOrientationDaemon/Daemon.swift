@@ -116,7 +116,7 @@ public final class Daemon {
         // Outside a unit there is no one to tell; Type=dbus units are ready once the name is
         // taken, so a failed notification changes nothing.
         _ = sd_notify(0, "READY=1\nSTATUS=Serving orientation")
-        Log.info("serving \(MotionOrientationBus.name) on the system bus")
+        Log.info("serving \(BusPeer.motionOrientation.name) on the system bus")
         let r = sd_event_loop(event)
         _ = sd_notify(0, "STOPPING=1")
         acquisition?.release()

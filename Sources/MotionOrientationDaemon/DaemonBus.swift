@@ -31,7 +31,7 @@ extension Daemon {
                 var type: UInt8 = 0
                 guard let message, sd_bus_message_get_type(message, &type) >= 0 else { return 0 }
                 guard type == UInt8(SD_BUS_MESSAGE_SIGNAL), sd_bus_message_get_destination(message) != nil,
-                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != FreedesktopBus.name
+                    sd_bus_message_get_sender(message).map({ String(cString: $0) }) != BusPeer.messageBus.name
                 else { return 0 }
                 return 1
             }, nil)
@@ -42,7 +42,7 @@ extension Daemon {
     /// Serves `io.github.MotionOrientation1` at its path.
     func serveOrientation(on bus: OpaquePointer) throws(SystemError) -> BusObject {
         try BusObject(
-            bus: bus, path: MotionOrientationBus.path, interface: MotionOrientationBus.interface,
+            bus: bus, serving: .motionOrientation,
             properties: OrientationProperty.self, methods: OrientationMethod.self,
             signals: OrientationSignal.allCases,
             onMethod: { [unowned self] method, call, error in self.handle(method, call: call, error: error) },
@@ -52,8 +52,8 @@ extension Daemon {
     /// Takes the bus name, last, once everything it promises is in place (Type=dbus: from
     /// here on systemd counts the service as started).
     func requestName() throws(SystemError) {
-        let r = sd_bus_request_name(bus, MotionOrientationBus.name, 0)
-        guard r >= 0 else { throw SystemError("acquiring the bus name \(MotionOrientationBus.name)", errno: r) }
+        let r = sd_bus_request_name(bus, BusPeer.motionOrientation.name, 0)
+        guard r >= 0 else { throw SystemError("acquiring the bus name \(BusPeer.motionOrientation.name)", errno: r) }
     }
 
     private func append(_ property: OrientationProperty, to reply: OpaquePointer) -> Int32 {

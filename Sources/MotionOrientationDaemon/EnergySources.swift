@@ -48,27 +48,26 @@ final class EnergySources {
         self.batteryLowPercent = batteryLowPercent
         self.onEnergyChange = onEnergyChange
         self.onPauseChange = onPauseChange
-        for (service, path) in [
-            ("org.freedesktop.UPower.PowerProfiles", "/org/freedesktop/UPower/PowerProfiles"),
-            ("net.hadess.PowerProfiles", "/net/hadess/PowerProfiles"),
+        for peer in [
+            BusPeer(name: "org.freedesktop.UPower.PowerProfiles", path: "/org/freedesktop/UPower/PowerProfiles"),
+            BusPeer(name: "net.hadess.PowerProfiles", path: "/net/hadess/PowerProfiles"),
         ] {
-            let profile = try RemoteProperty(
-                bus: bus, service: service, path: path, interface: service, property: "ActiveProfile", kind: .string)
+            let profile = try RemoteProperty(bus: bus, peer: peer, property: "ActiveProfile", kind: .string)
             profile.onChange = onEnergyChange
             powerProfiles.append(profile)
         }
-        logindLid = try RemoteProperty(
-            bus: bus, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
-            interface: "org.freedesktop.login1.Manager", property: "LidClosed", kind: .boolean)
+        let login = BusPeer(
+            name: "org.freedesktop.login1", path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager"
+        )
+        logindLid = try RemoteProperty(bus: bus, peer: login, property: "LidClosed", kind: .boolean)
         upowerLid = try RemoteProperty(
-            bus: bus, service: "org.freedesktop.UPower", path: "/org/freedesktop/UPower",
-            interface: "org.freedesktop.UPower", property: "LidIsClosed", kind: .boolean)
+            bus: bus, peer: BusPeer(name: "org.freedesktop.UPower", path: "/org/freedesktop/UPower"),
+            property: "LidIsClosed", kind: .boolean)
         for lid in [logindLid, upowerLid] {
             lid?.onChange = { [unowned self] in self.lidChanged() }
         }
         sleepSlot = try Bus.matchSignal(
-            bus, sender: "org.freedesktop.login1", path: "/org/freedesktop/login1",
-            interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep"
+            bus, sender: login.name, path: login.path, interface: login.interface, member: "PrepareForSleep"
         ) { [unowned self] message in
             do {
                 self.sleepChanged(try Bus.readBool(message))

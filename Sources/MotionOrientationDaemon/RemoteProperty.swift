@@ -12,9 +12,8 @@ final class RemoteProperty {
         case boolean(Bool)
     }
 
-    let service: String
-    let path: String
-    let interface: String
+    /// The service, its object and the property's interface.
+    let peer: BusPeer
     let property: String
     let kind: Kind
     /// The last value seen; nil while the service is absent or did not answer.
@@ -27,20 +26,18 @@ final class RemoteProperty {
     private var problems = ProblemLog()
 
     init(
-        bus: OpaquePointer, service: String, path: String, interface: String, property: String, kind: Kind
+        bus: OpaquePointer, peer: BusPeer, property: String, kind: Kind
     ) throws(SystemError) {
         self.bus = bus
-        self.service = service
-        self.path = path
-        self.interface = interface
+        self.peer = peer
         self.property = property
         self.kind = kind
         slots.append(
-            try Bus.matchPropertiesChanged(bus, sender: service, path: path, interface: interface) {
+            try Bus.matchPropertiesChanged(bus, peer) {
                 [unowned self] message in self.propertiesChanged(message)
             })
         slots.append(
-            try Bus.matchNameOwnerChanged(bus, name: service) { [unowned self] change in
+            try Bus.matchNameOwnerChanged(bus, name: peer.name) { [unowned self] change in
                 if change.newOwner.isEmpty {
                     self.update(nil)
                 } else {
@@ -54,14 +51,14 @@ final class RemoteProperty {
 
     /// Asks the service for the current value.
     func fetch() {
-        Bus.getPropertyAsync(bus, service: service, path: path, interface: interface, property: property) {
+        Bus.getPropertyAsync(bus, peer, property: property) {
             [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let reply): self.update(self.readValue(reply))
             case .failure(let error):
                 // An absent service (or one without the property) is the usual case.
-                Log.debug("\(self.service) \(self.property): \(error)")
+                Log.debug("\(self.peer.name) \(self.property): \(error)")
                 self.update(nil)
             }
         }
@@ -95,14 +92,14 @@ final class RemoteProperty {
     }
 
     /// Names the property in messages: `service interface.property`.
-    private var source: String { "\(service) \(interface).\(property)" }
+    private var source: String { "\(peer.name) \(peer.interface).\(property)" }
 
     private func propertiesChanged(_ message: OpaquePointer) {
         var changed: Value?? = nil
         var invalidated = false
         do {
             try Bus.readPropertiesChanged(
-                message, interface: interface,
+                message, interface: peer.interface,
                 changed: { name throws(SystemError) in
                     guard name == property else { return false }
                     // A value of the wrong type counts as absent (logged); it is left
@@ -112,7 +109,7 @@ final class RemoteProperty {
                     return value != nil
                 }, invalidated: { name in if name == property { invalidated = true } })
         } catch {
-            Log.warning("\(service): malformed PropertiesChanged: \(error)")
+            Log.warning("\(peer.name): malformed PropertiesChanged: \(error)")
             return
         }
         if let changed {
@@ -125,7 +122,7 @@ final class RemoteProperty {
     private func update(_ newValue: Value?) {
         guard newValue != value else { return }
         value = newValue
-        Log.debug("\(service) \(property): \(newValue.map { "\($0)" } ?? "absent")")
+        Log.debug("\(peer.name) \(property): \(newValue.map { "\($0)" } ?? "absent")")
         onChange()
     }
 }

@@ -45,37 +45,37 @@ final class SensorProxySurface {
         if !wanted {
             main = nil
             compass = nil
-            let r = sd_bus_release_name(bus, SensorProxyBus.name)
+            let r = sd_bus_release_name(bus, BusPeer.sensorProxy.name)
             if r < 0 {
-                Log.warning("releasing \(SensorProxyBus.name): \(SystemError("sd_bus_release_name", errno: r))")
+                Log.warning("releasing \(BusPeer.sensorProxy.name): \(SystemError("sd_bus_release_name", errno: r))")
             }
-            Log.info("no longer serving \(SensorProxyBus.name)")
+            Log.info("no longer serving \(BusPeer.sensorProxy.name)")
             return
         }
         do {
             main = try BusObject(
-                bus: bus, path: SensorProxyBus.path, interface: SensorProxyBus.interface,
+                bus: bus, serving: .sensorProxy,
                 properties: SensorProxyProperty.self, methods: SensorProxyMethod.self,
                 onMethod: { [unowned self] method, call, _ in self.handle(method, call) },
                 onProperty: { [unowned self] property, reply in self.append(property, to: reply) })
             // No compass: HasCompass false, iio-sensor-proxy's "unset" heading; claims change nothing.
             compass = try BusObject(
-                bus: bus, path: SensorProxyBus.compassPath, interface: SensorProxyBus.compassInterface,
+                bus: bus, serving: .sensorProxyCompass,
                 properties: SensorProxyCompassProperty.self, methods: SensorProxyCompassMethod.self,
                 onMethod: { _, call, _ in Bus.reply(to: call) },
                 onProperty: { (property: SensorProxyCompassProperty, reply) in
                     property == .hasCompass ? Bus.append(reply, bool: false) : Bus.append(reply, double: -1)
                 })
         } catch {
-            Log.error("cannot serve \(SensorProxyBus.name): \(error)")
+            Log.error("cannot serve \(BusPeer.sensorProxy.name): \(error)")
         }
-        let r = sd_bus_request_name(bus, SensorProxyBus.name, 0)
+        let r = sd_bus_request_name(bus, BusPeer.sensorProxy.name, 0)
         if r < 0 {
             Log.error(
-                "cannot own \(SensorProxyBus.name) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
+                "cannot own \(BusPeer.sensorProxy.name) (is iio-sensor-proxy running?): \(SystemError("sd_bus_request_name", errno: r))"
             )
         } else {
-            Log.info("also serving \(SensorProxyBus.name) for iio-sensor-proxy clients")
+            Log.info("also serving \(BusPeer.sensorProxy.name) for iio-sensor-proxy clients")
         }
     }
 

@@ -17,7 +17,7 @@ public struct DaemonCallFailure: Error, CustomStringConvertible, Sendable {
     /// One sentence; the daemon not running gets its own.
     public var description: String {
         if daemonAbsent {
-            return "motion-orientationd is not running (\(MotionOrientationBus.name) is not on the system bus)"
+            return "motion-orientationd is not running (\(BusPeer.motionOrientation.name) is not on the system bus)"
         }
         return "\(method) failed: \(error)"
     }
@@ -38,7 +38,8 @@ public final class DaemonConnection {
     ) throws(DaemonCallFailure) -> OpaquePointer {
         do {
             return try Bus.call(
-                bus, service: MotionOrientationBus.name, path: MotionOrientationBus.path, interface: interface,
+                bus, service: BusPeer.motionOrientation.name, path: BusPeer.motionOrientation.path,
+                interface: interface,
                 method: method, arguments: arguments)
         } catch {
             throw DaemonCallFailure(method: method, error: error)
@@ -53,7 +54,8 @@ public final class DaemonConnection {
         _ completion: @escaping (Result<OpaquePointer, DaemonCallFailure>) -> Void
     ) {
         callAsync(
-            method.rawValue, interface: MotionOrientationBus.interface, timeoutUsec: timeoutUsec, arguments: arguments,
+            method.rawValue, interface: BusPeer.motionOrientation.interface, timeoutUsec: timeoutUsec,
+            arguments: arguments,
             completion)
     }
 
@@ -62,7 +64,7 @@ public final class DaemonConnection {
         _ completion: @escaping (Result<OpaquePointer, DaemonCallFailure>) -> Void
     ) {
         Bus.callAsync(
-            bus, service: MotionOrientationBus.name, path: MotionOrientationBus.path, interface: interface,
+            bus, service: BusPeer.motionOrientation.name, path: BusPeer.motionOrientation.path, interface: interface,
             method: method, timeoutUsec: timeoutUsec, arguments: arguments
         ) { result in completion(result.mapError { DaemonCallFailure(method: method, error: $0) }) }
     }
@@ -72,7 +74,7 @@ public final class DaemonConnection {
         timeoutUsec: UInt64, _ completion: @escaping (Result<[PropertyEntry], DaemonCallFailure>) -> Void
     ) {
         callAsync(
-            "GetAll", interface: FreedesktopBus.properties, timeoutUsec: timeoutUsec,
+            "GetAll", interface: BusPeer.propertiesInterface, timeoutUsec: timeoutUsec,
             arguments: DaemonConnection.ourInterface
         ) {
             completion($0.flatMap(DaemonConnection.properties(inAll:)))
@@ -81,7 +83,7 @@ public final class DaemonConnection {
 
     /// Every property of the daemon's interface, in the order the daemon lists them.
     public func allProperties() throws(DaemonCallFailure) -> [PropertyEntry] {
-        let reply = try call("GetAll", interface: FreedesktopBus.properties, arguments: DaemonConnection.ourInterface)
+        let reply = try call("GetAll", interface: BusPeer.propertiesInterface, arguments: DaemonConnection.ourInterface)
         defer { sd_bus_message_unref(reply) }
         return try DaemonConnection.properties(inAll: reply).get()
     }
@@ -97,13 +99,13 @@ public final class DaemonConnection {
 
     /// `ReadOrientation()`, waiting for the reply.
     public func readOrientation() throws(DaemonCallFailure) -> (device: String, interface: String) {
-        let reply = try call(OrientationMethod.readOrientation.rawValue, interface: MotionOrientationBus.interface)
+        let reply = try call(OrientationMethod.readOrientation.rawValue, interface: BusPeer.motionOrientation.interface)
         defer { sd_bus_message_unref(reply) }
         return try DaemonConnection.orientations(in: reply).get()
     }
 
     private static func ourInterface(_ message: OpaquePointer) -> Int32 {
-        Bus.append(message, string: MotionOrientationBus.interface)
+        Bus.append(message, string: BusPeer.motionOrientation.interface)
     }
 
     private static func properties(inAll reply: OpaquePointer) -> Result<[PropertyEntry], DaemonCallFailure> {

@@ -44,12 +44,9 @@ public final class OrientationFollower {
         guard r >= 0 else { throw SystemError("attaching the bus to the event loop", errno: r) }
         // On a failure here deinit lets go of the matches made so far and detaches the bus.
         slots.append(
-            try Bus.matchPropertiesChanged(
-                bus, sender: MotionOrientationBus.name, path: MotionOrientationBus.path,
-                interface: MotionOrientationBus.interface
-            ) { [unowned self] in self.changed($0) })
+            try Bus.matchPropertiesChanged(bus, .motionOrientation) { [unowned self] in self.changed($0) })
         slots.append(
-            try Bus.matchNameOwnerChanged(bus, name: MotionOrientationBus.name) { [unowned self] in
+            try Bus.matchNameOwnerChanged(bus, name: BusPeer.motionOrientation.name) { [unowned self] in
                 self.ownerChanged(present: !$0.newOwner.isEmpty)
             })
         slots.append(try Bus.matchDisconnected(bus) { [unowned self] in self.onDisconnected() })

@@ -38,7 +38,7 @@ extension PropertyValue {
     /// their order, or nil for a signal about another interface.
     static func readChanges(_ message: OpaquePointer) throws(SystemError) -> [PropertyEntry]? {
         var entries: [PropertyEntry] = []
-        let ours = try Bus.readPropertiesChanged(message, interface: MotionOrientationBus.interface) {
+        let ours = try Bus.readPropertiesChanged(message, interface: BusPeer.motionOrientation.interface) {
             name throws(SystemError) in
             entries.append((name, try read(message)))
             return true

@@ -155,13 +155,8 @@ public struct DaemonSettings: Equatable, Sendable {
             }
             allowedInterfaceOrientations = allowed
         case ("Orientation", "LockInLaptopMode"):
-            if entry.value.isEmpty {
-                lockInLaptopMode = nil
-            } else {
-                var value = true
-                if let problem = Self.boolean(entry.value, into: &value) { return problem }
-                lockInLaptopMode = value
-            }
+            return Self.optional(
+                entry.value, into: &lockInLaptopMode, ConfigFile.parseBoolean, problem: Self.notBoolean)
         case ("Energy", "LowEnergyMode"):
             guard let value = LowEnergySetting(rawValue: entry.value) else {
                 return "expected auto, on or off, found '\(entry.value)'" + keep
@@ -177,26 +172,21 @@ public struct DaemonSettings: Equatable, Sendable {
         case ("Energy", "PauseWhenLidClosed"):
             return Self.boolean(entry.value, into: &pauseWhenLidClosed)
         case ("Energy", "PrivilegedGroup"):
-            if entry.value.isEmpty {
-                privilegedGroup = nil
-            } else {
-                guard Self.isValidGroupName(entry.value) else {
-                    return "not a valid group name: '\(entry.value)' (expected up to 32 letters, digits, '_' "
-                        + "or '-', not starting with a digit or '-')" + keep
-                }
-                privilegedGroup = entry.value
+            return Self.optional(entry.value, into: &privilegedGroup, { Self.isValidGroupName($0) ? $0 : nil }) {
+                "not a valid group name: '\($0)' (expected up to 32 letters, digits, '_' or '-', not starting with "
+                    + "a digit or '-')"
             }
 
         case ("Thermal", "FairMarginCelsius"):
-            return Self.celsius(entry.value, Self.fairMarginRange, into: &thermal.fairMargin)
+            return Self.decimal(entry.value, .degreesCelsius, Self.fairMarginRange, into: &thermal.fairMargin)
         case ("Thermal", "HysteresisCelsius"):
-            return Self.celsius(entry.value, Self.hysteresisRange, into: &thermal.hysteresis)
+            return Self.decimal(entry.value, .degreesCelsius, Self.hysteresisRange, into: &thermal.hysteresis)
         case ("Thermal", "FallbackFairCelsius"):
-            return Self.celsius(entry.value, Self.fallbackRange, into: &thermal.fallbackFair)
+            return Self.decimal(entry.value, .degreesCelsius, Self.fallbackRange, into: &thermal.fallbackFair)
         case ("Thermal", "FallbackSeriousCelsius"):
-            return Self.celsius(entry.value, Self.fallbackRange, into: &thermal.fallbackSerious)
+            return Self.decimal(entry.value, .degreesCelsius, Self.fallbackRange, into: &thermal.fallbackSerious)
         case ("Thermal", "FallbackCriticalCelsius"):
-            return Self.celsius(entry.value, Self.fallbackRange, into: &thermal.fallbackCritical)
+            return Self.decimal(entry.value, .degreesCelsius, Self.fallbackRange, into: &thermal.fallbackCritical)
         case ("Thermal", "IncludeZones"):
             Self.appendList(entry.value, to: &thermal.includeTypes)
         case ("Thermal", "ExcludeZones"):
@@ -220,34 +210,29 @@ public struct DaemonSettings: Equatable, Sendable {
                 return "expected auto, yes or no, found '\(entry.value)'" + keep
             }
         case ("TabletMode", "EnterAngle"):
-            return Self.degrees(entry.value, TabletModeSettings.enterAngleRange, into: &tabletMode.enterAngle)
+            return Self.decimal(entry.value, .degrees, TabletModeSettings.enterAngleRange, into: &tabletMode.enterAngle)
         case ("TabletMode", "ExitAngle"):
-            return Self.degrees(entry.value, TabletModeSettings.exitAngleRange, into: &tabletMode.exitAngle)
+            return Self.decimal(entry.value, .degrees, TabletModeSettings.exitAngleRange, into: &tabletMode.exitAngle)
 
         case ("Compatibility", "SensorProxy"):
             return Self.boolean(entry.value, into: &sensorProxyCompatibility)
 
         case ("Sensor", "Device"):
-            if entry.value.isEmpty {
-                sensorPin = nil
-            } else {
-                guard let pin = SensorPin(configValue: entry.value) else {
-                    return "expected an IIO name, a sysfs path under /sys/, label:<label> or name:<name>, "
-                        + "found '\(entry.value)'" + keep
-                }
-                sensorPin = pin
+            return Self.optional(entry.value, into: &sensorPin, SensorPin.init(configValue:)) {
+                "expected an IIO name, a sysfs path under /sys/, label:<label> or name:<name>, found '\($0)'"
             }
         case ("Sensor", "MountMatrix"):
             // Taken with or without quotes: the README and udev's hwdb print the value quoted.
-            let text = Self.unquoted(entry.value)
-            if text.isEmpty {
-                mountMatrixOverride = nil
-            } else {
+            var problem = ""
+            return Self.optional(Self.unquoted(entry.value), into: &mountMatrixOverride) { text in
                 do {
-                    mountMatrixOverride = try MountMatrix(parsing: text)
+                    return try MountMatrix(parsing: text)
                 } catch {
-                    return "\(error), found '\(entry.value)'" + keep
+                    problem = "\(error)"
+                    return nil
                 }
+            } problem: { _ in
+                problem + ", found '\(entry.value)'"
             }
         case ("Sensor", "PreferBuffer"):
             return Self.boolean(entry.value, into: &preferBuffer)
@@ -257,22 +242,13 @@ public struct DaemonSettings: Equatable, Sendable {
         return nil
     }
 
-    /// Parses a temperature in °C (decimals allowed, `.` as separator) within `range` into
-    /// `target`; returns the problem, or nil.
-    static func celsius(_ text: String, _ range: ClosedRange<Double>, into target: inout Double) -> String? {
+    /// Parses a decimal number of `unit` (`.` as separator) within `range` into `target`;
+    /// returns the problem, or nil.
+    static func decimal(
+        _ text: String, _ unit: SettingsUnit, _ range: ClosedRange<Double>, into target: inout Double
+    ) -> String? {
         guard let value = try? SysfsNumber.parseDecimal(text), range.contains(value) else {
-            return "expected degrees Celsius between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
-                + "keeping the previous value"
-        }
-        target = value
-        return nil
-    }
-
-    /// Parses an angle in degrees (decimals allowed, `.` as separator) within `range` into
-    /// `target`; returns the problem, or nil.
-    static func degrees(_ text: String, _ range: ClosedRange<Double>, into target: inout Double) -> String? {
-        guard let value = try? SysfsNumber.parseDecimal(text), range.contains(value) else {
-            return "expected degrees between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
+            return "expected \(unit.rawValue) between \(range.lowerBound) and \(range.upperBound), found '\(text)'; "
                 + "keeping the previous value"
         }
         target = value
@@ -282,10 +258,29 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Parses a systemd boolean into `target`; returns the problem, or nil.
     static func boolean(_ text: String, into target: inout Bool) -> String? {
         guard let value = ConfigFile.parseBoolean(text) else {
-            return
-                "expected a boolean (yes, no, true, false, on, off, 1, 0), found '\(text)'; keeping the previous value"
+            return notBoolean(text) + "; keeping the previous value"
         }
         target = value
+        return nil
+    }
+
+    /// What is wrong with `text` that is no systemd boolean.
+    static func notBoolean(_ text: String) -> String {
+        "expected a boolean (yes, no, true, false, on, off, 1, 0), found '\(text)'"
+    }
+
+    /// Sets a setting that may be unset: an empty value resets it to nil (as if the
+    /// configuration did not say), any other is what `parse` makes of it; returns the problem
+    /// (`problem` of the text when `parse` gives nil), or nil.
+    static func optional<Value>(
+        _ text: String, into target: inout Value?, _ parse: (String) -> Value?, problem: (String) -> String
+    ) -> String? {
+        if text.isEmpty {
+            target = nil
+        } else {
+            guard let value = parse(text) else { return problem(text) + "; keeping the previous value" }
+            target = value
+        }
         return nil
     }
 

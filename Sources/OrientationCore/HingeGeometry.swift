@@ -10,13 +10,6 @@ public struct HingeSample: Equatable, Sendable {
     /// |b_x/|b| − d_x/|d||: both sensors share the hinge axis, so with correct mount matrices and
     /// a still hinge this is about 0.
     public var axisMismatch: Double
-
-    /// Creates a sample.
-    public init(degrees: Double, projected: Double, axisMismatch: Double) {
-        self.degrees = degrees
-        self.projected = projected
-        self.axisMismatch = axisMismatch
-    }
 }
 
 /// The geometry of a two-panel convertible (display and base accelerometer).

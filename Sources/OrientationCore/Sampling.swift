@@ -80,7 +80,7 @@ public enum SamplingPlan: Equatable, Sendable {
 /// more reads than iio-sensor-proxy's fixed poll while a turn is still seen within the
 /// estimator's settle time. Low energy mode slows both rates, a `critical` thermal state slows
 /// them further.
-public struct SamplingPolicy: Equatable, Sendable {
+public struct SamplingPolicy: SettingsTable, Equatable {
     /// While the device is still: no more reads than iio-sensor-proxy's fixed 700 ms poll
     /// (1.43 per second). The first sample of a turn arrives within this interval and switches
     /// to the moving rate.
@@ -230,65 +230,28 @@ public struct SamplingPolicy: Equatable, Sendable {
     }
 
     /// One configurable interval: its `[Sampling]` key, unit (milliseconds) and allowed range.
-    typealias Field = SettingsField<SamplingPolicy, UInt32>
-
-    /// The interval of `field`.
-    subscript(field: Field) -> UInt32 {
-        get { field.get(self) }
-        set { field.set(&self, newValue) }
-    }
+    public typealias Field = SettingsField<SamplingPolicy, UInt32>
 
     /// Every configurable interval, in the order of the documentation.
-    static var fields: [Field] {
+    public static var fields: [Field] {
         [
-            Field(
-                "StillIntervalMsec", .milliseconds, intervalRange, { $0.stillIntervalMsec },
-                { $0.stillIntervalMsec = $1 }),
-            Field(
-                "MovingIntervalMsec", .milliseconds, intervalRange, { $0.movingIntervalMsec },
-                { $0.movingIntervalMsec = $1 }),
-            Field(
-                "MotionLingerMsec", .milliseconds, motionLingerRange, { $0.motionLingerMsec },
-                { $0.motionLingerMsec = $1 }),
-            Field(
-                "LingerIntervalMsec", .milliseconds, intervalRange, { $0.lingerIntervalMsec },
-                { $0.lingerIntervalMsec = $1 }),
-            Field(
-                "RepeatWindowMsec", .milliseconds, motionLingerRange, { $0.repeatWindowMsec },
-                { $0.repeatWindowMsec = $1 }),
-            Field(
-                "LowEnergyStillIntervalMsec", .milliseconds, intervalRange, { $0.lowEnergyStillIntervalMsec },
-                { $0.lowEnergyStillIntervalMsec = $1 }),
-            Field(
-                "LowEnergyMovingIntervalMsec", .milliseconds, intervalRange, { $0.lowEnergyMovingIntervalMsec },
-                { $0.lowEnergyMovingIntervalMsec = $1 }),
-            Field(
-                "CriticalStillIntervalMsec", .milliseconds, intervalRange, { $0.criticalStillIntervalMsec },
-                { $0.criticalStillIntervalMsec = $1 }),
-            Field(
-                "CriticalMovingIntervalMsec", .milliseconds, intervalRange, { $0.criticalMovingIntervalMsec },
-                { $0.criticalMovingIntervalMsec = $1 }),
-            Field(
-                "AcquisitionIntervalMsec", .milliseconds, acquisitionIntervalRange, { $0.acquisitionIntervalMsec },
-                { $0.acquisitionIntervalMsec = $1 }),
-            Field(
-                "HingeIntervalMsec", .milliseconds, intervalRange, { $0.hingeIntervalMsec },
-                { $0.hingeIntervalMsec = $1 }),
-            Field(
-                "HingeMovingIntervalMsec", .milliseconds, intervalRange, { $0.hingeMovingIntervalMsec },
-                { $0.hingeMovingIntervalMsec = $1 }),
-            Field(
-                "LowEnergyHingeIntervalMsec", .milliseconds, intervalRange, { $0.lowEnergyHingeIntervalMsec },
-                { $0.lowEnergyHingeIntervalMsec = $1 }),
-            Field(
-                "ThermalIntervalMsec", .milliseconds, thermalIntervalRange, { $0.thermalIntervalMsec },
-                { $0.thermalIntervalMsec = $1 }),
+            Field("StillIntervalMsec", .milliseconds, intervalRange) { $1(&$0.stillIntervalMsec) },
+            Field("MovingIntervalMsec", .milliseconds, intervalRange) { $1(&$0.movingIntervalMsec) },
+            Field("MotionLingerMsec", .milliseconds, motionLingerRange) { $1(&$0.motionLingerMsec) },
+            Field("LingerIntervalMsec", .milliseconds, intervalRange) { $1(&$0.lingerIntervalMsec) },
+            Field("RepeatWindowMsec", .milliseconds, motionLingerRange) { $1(&$0.repeatWindowMsec) },
+            Field("LowEnergyStillIntervalMsec", .milliseconds, intervalRange) { $1(&$0.lowEnergyStillIntervalMsec) },
+            Field("LowEnergyMovingIntervalMsec", .milliseconds, intervalRange) { $1(&$0.lowEnergyMovingIntervalMsec) },
+            Field("CriticalStillIntervalMsec", .milliseconds, intervalRange) { $1(&$0.criticalStillIntervalMsec) },
+            Field("CriticalMovingIntervalMsec", .milliseconds, intervalRange) { $1(&$0.criticalMovingIntervalMsec) },
+            Field("AcquisitionIntervalMsec", .milliseconds, acquisitionIntervalRange) {
+                $1(&$0.acquisitionIntervalMsec)
+            },
+            Field("HingeIntervalMsec", .milliseconds, intervalRange) { $1(&$0.hingeIntervalMsec) },
+            Field("HingeMovingIntervalMsec", .milliseconds, intervalRange) { $1(&$0.hingeMovingIntervalMsec) },
+            Field("LowEnergyHingeIntervalMsec", .milliseconds, intervalRange) { $1(&$0.lowEnergyHingeIntervalMsec) },
+            Field("ThermalIntervalMsec", .milliseconds, thermalIntervalRange) { $1(&$0.thermalIntervalMsec) },
         ]
-    }
-
-    /// The field of a `[Sampling]` key, nil for an unknown key.
-    static func field(named key: String) -> Field? {
-        fields.first { $0.name == key }
     }
 
     /// The (moving, still) pairs whose moving interval must not be longer than the still one.

@@ -43,7 +43,7 @@ public enum VirtualSwitchSetting: String, Sendable, CaseIterable {
 /// does. The hinge angle follows systemd's `60-sensor.hwdb`: 0 closed like a clamshell, 180 flat,
 /// 360 folded back to back. The reasons cite ChromeOS (Chromium's `tablet_mode_controller.cc` and
 /// the ChromeOS EC's `motion_lid.c`), whose numbers have years of convertibles behind them.
-public struct TabletModeSettings: SettingsTable, Equatable {
+public struct TabletModeSettings: GravityReferenceSettings, Equatable {
     /// `[TabletMode] Source=`.
     public var source = TabletModeSetting.auto
     /// `[TabletMode] VirtualSwitch=`.
@@ -235,54 +235,39 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     public static let exitAngleRange: ClosedRange<Double> = 10...340
 
     /// Every numeric setting, in declaration order: the one table of names, units and ranges.
-    public static let fields: [Field] = [
-        Field("enterAngle", .degrees, enterAngleRange, { $0.enterAngle }, { $0.enterAngle = $1 }),
-        Field("exitAngle", .degrees, exitAngleRange, { $0.exitAngle }, { $0.exitAngle = $1 }),
-        Field("evidenceTime", .seconds, 0.0...5.0, { $0.evidenceTime }, { $0.evidenceTime = $1 }),
-        Field("decisiveMargin", .degrees, 0.0...180.0, { $0.decisiveMargin }, { $0.decisiveMargin = $1 }),
-        Field("minimumAngleGap", .degrees, 0.0...90.0, { $0.minimumAngleGap }, { $0.minimumAngleGap = $1 }),
-        Field(
-            "nominalGravity", .metresPerSecondSquared, 1.0...100.0, { $0.nominalGravity }, { $0.nominalGravity = $1 }),
-        Field(
-            "minimumPlausibleScale", .fraction, 0.05...0.95, { $0.minimumPlausibleScale },
-            { $0.minimumPlausibleScale = $1 }),
-        Field(
-            "maximumPlausibleScale", .fraction, 1.05...20.0, { $0.maximumPlausibleScale },
-            { $0.maximumPlausibleScale = $1 }),
-        Field(
-            "referenceTimeConstant", .seconds, 0.1...600.0, { $0.referenceTimeConstant },
-            { $0.referenceTimeConstant = $1 }),
-        Field(
-            "referenceSteadyChange", .fraction, 0.001...0.5, { $0.referenceSteadyChange },
-            { $0.referenceSteadyChange = $1 }),
-        Field(
-            "calmMagnitudeTolerance", .fraction, 0.01...0.5, { $0.calmMagnitudeTolerance },
-            { $0.calmMagnitudeTolerance = $1 }),
-        Field("magnitudeAgreement", .fraction, 0.01...0.5, { $0.magnitudeAgreement }, { $0.magnitudeAgreement = $1 }),
-        Field("axisMaxFraction", .fraction, 1.0...3.0, { $0.axisMaxFraction }, { $0.axisMaxFraction = $1 }),
-        Field("calmWindow", .seconds, 0.0...5.0, { $0.calmWindow }, { $0.calmWindow = $1 }),
-        Field("calmSpread", .fraction, 0.001...0.5, { $0.calmSpread }, { $0.calmSpread = $1 }),
-        Field("hingeVerticalLeave", .fraction, 0.05...0.9, { $0.hingeVerticalLeave }, { $0.hingeVerticalLeave = $1 }),
-        Field("hingeVerticalEnter", .fraction, 0.05...0.95, { $0.hingeVerticalEnter }, { $0.hingeVerticalEnter = $1 }),
-        Field("smoothingStart", .fraction, 0.05...1.0, { $0.smoothingStart }, { $0.smoothingStart = $1 }),
-        Field("smoothingTimeMin", .seconds, 0.0...2.0, { $0.smoothingTimeMin }, { $0.smoothingTimeMin = $1 }),
-        Field("smoothingTimeMax", .seconds, 0.0...10.0, { $0.smoothingTimeMax }, { $0.smoothingTimeMax = $1 }),
-        Field("smoothingJump", .degrees, 1.0...360.0, { $0.smoothingJump }, { $0.smoothingJump = $1 }),
-        Field("axisMismatchLimit", .fraction, 0.01...1.0, { $0.axisMismatchLimit }, { $0.axisMismatchLimit = $1 }),
-        Field(
-            "axisMismatchReportTime", .seconds, 0.0...600.0, { $0.axisMismatchReportTime },
-            { $0.axisMismatchReportTime = $1 }),
-        Field("wrapBand", .degrees, 0.0...45.0, { $0.wrapBand }, { $0.wrapBand = $1 }),
-        Field("wrapResolveTime", .seconds, 0.0...60.0, { $0.wrapResolveTime }, { $0.wrapResolveTime = $1 }),
-        Field("continuityReach", .degrees, 0.0...360.0, { $0.continuityReach }, { $0.continuityReach = $1 }),
-        Field("continuityWindow", .seconds, 0.0...60.0, { $0.continuityWindow }, { $0.continuityWindow = $1 }),
-        Field("closedMaximum", .degrees, 0.0...90.0, { $0.closedMaximum }, { $0.closedMaximum = $1 }),
-        Field("flatHalfWidth", .degrees, 0.0...45.0, { $0.flatHalfWidth }, { $0.flatHalfWidth = $1 }),
-        Field("fullMinimum", .degrees, 270.0...360.0, { $0.fullMinimum }, { $0.fullMinimum = $1 }),
-        Field("stateHysteresis", .degrees, 0.0...20.0, { $0.stateHysteresis }, { $0.stateHysteresis = $1 }),
-        Field("motionStep", .degrees, 0.1...45.0, { $0.motionStep }, { $0.motionStep = $1 }),
-        Field("publishDeadband", .degrees, 0.0...45.0, { $0.publishDeadband }, { $0.publishDeadband = $1 }),
-    ]
+    public static let fields: [Field] =
+        [
+            Field("enterAngle", .degrees, enterAngleRange) { $1(&$0.enterAngle) },
+            Field("exitAngle", .degrees, exitAngleRange) { $1(&$0.exitAngle) },
+            Field("evidenceTime", .seconds, 0.0...5.0) { $1(&$0.evidenceTime) },
+            Field("decisiveMargin", .degrees, 0.0...180.0) { $1(&$0.decisiveMargin) },
+            Field("minimumAngleGap", .degrees, 0.0...90.0) { $1(&$0.minimumAngleGap) },
+        ] + gravityReferenceFields + [
+            Field("referenceSteadyChange", .fraction, 0.001...0.5) { $1(&$0.referenceSteadyChange) },
+            Field("calmMagnitudeTolerance", .fraction, 0.01...0.5) { $1(&$0.calmMagnitudeTolerance) },
+            Field("magnitudeAgreement", .fraction, 0.01...0.5) { $1(&$0.magnitudeAgreement) },
+            Field("axisMaxFraction", .fraction, 1.0...3.0) { $1(&$0.axisMaxFraction) },
+            Field("calmWindow", .seconds, 0.0...5.0) { $1(&$0.calmWindow) },
+            Field("calmSpread", .fraction, 0.001...0.5) { $1(&$0.calmSpread) },
+            Field("hingeVerticalLeave", .fraction, 0.05...0.9) { $1(&$0.hingeVerticalLeave) },
+            Field("hingeVerticalEnter", .fraction, 0.05...0.95) { $1(&$0.hingeVerticalEnter) },
+            Field("smoothingStart", .fraction, 0.05...1.0) { $1(&$0.smoothingStart) },
+            Field("smoothingTimeMin", .seconds, 0.0...2.0) { $1(&$0.smoothingTimeMin) },
+            Field("smoothingTimeMax", .seconds, 0.0...10.0) { $1(&$0.smoothingTimeMax) },
+            Field("smoothingJump", .degrees, 1.0...360.0) { $1(&$0.smoothingJump) },
+            Field("axisMismatchLimit", .fraction, 0.01...1.0) { $1(&$0.axisMismatchLimit) },
+            Field("axisMismatchReportTime", .seconds, 0.0...600.0) { $1(&$0.axisMismatchReportTime) },
+            Field("wrapBand", .degrees, 0.0...45.0) { $1(&$0.wrapBand) },
+            Field("wrapResolveTime", .seconds, 0.0...60.0) { $1(&$0.wrapResolveTime) },
+            Field("continuityReach", .degrees, 0.0...360.0) { $1(&$0.continuityReach) },
+            Field("continuityWindow", .seconds, 0.0...60.0) { $1(&$0.continuityWindow) },
+            Field("closedMaximum", .degrees, 0.0...90.0) { $1(&$0.closedMaximum) },
+            Field("flatHalfWidth", .degrees, 0.0...45.0) { $1(&$0.flatHalfWidth) },
+            Field("fullMinimum", .degrees, 270.0...360.0) { $1(&$0.fullMinimum) },
+            Field("stateHysteresis", .degrees, 0.0...20.0) { $1(&$0.stateHysteresis) },
+            Field("motionStep", .degrees, 0.1...45.0) { $1(&$0.motionStep) },
+            Field("publishDeadband", .degrees, 0.0...45.0) { $1(&$0.publishDeadband) },
+        ]
 
     /// The numeric settings outside their allowed range (NaN is always outside), and an
     /// `exitAngle` less than `minimumAngleGap` under `enterAngle` (reported as "exitAngle").

@@ -175,21 +175,21 @@ public enum Bus {
         send(on: nil, { sd_bus_message_new_method_return(call, &$0) }) { append($0, arguments: strings) }
     }
 
-    /// Emits a signal carrying `(s name, u value)`.
+    /// Emits a signal of `peer`'s object carrying `(s name, u value)`.
     public static func emitSignal(
-        _ bus: OpaquePointer, path: String, interface: String, member: String, name: String, value: UInt32
+        _ bus: OpaquePointer, _ peer: BusPeer, member: String, name: String, value: UInt32
     ) -> Int32 {
-        send(on: bus, { sd_bus_message_new_signal(bus, &$0, path, interface, member) }) {
+        send(on: bus, { sd_bus_message_new_signal(bus, &$0, peer.path, peer.interface, member) }) {
             let r = append($0, string: name)
             return r < 0 ? r : append($0, uint32: value)
         }
     }
 
-    /// Emits a signal with one boolean argument (`TabletModeChanged(b)`).
-    public static func emitSignal(
-        _ bus: OpaquePointer, path: String, interface: String, member: String, bool: Bool
-    ) -> Int32 {
-        send(on: bus, { sd_bus_message_new_signal(bus, &$0, path, interface, member) }) { append($0, bool: bool) }
+    /// Emits a signal of `peer`'s object with one boolean argument (`TabletModeChanged(b)`).
+    public static func emitSignal(_ bus: OpaquePointer, _ peer: BusPeer, member: String, bool: Bool) -> Int32 {
+        send(on: bus, { sd_bus_message_new_signal(bus, &$0, peer.path, peer.interface, member) }) {
+            append($0, bool: bool)
+        }
     }
 
     /// Creates a message with `create`, appends its arguments with `fill` and sends it on `bus`
@@ -206,22 +206,20 @@ public enum Bus {
         return sd_bus_send(bus, message, nil)
     }
 
-    /// Emits one `PropertiesChanged` naming every property in `properties` (their values
-    /// come from the object's getters). Inlined, so the caller's concrete property type
-    /// needs no generic code at run time.
+    /// Emits one `PropertiesChanged` of `peer`'s object naming every property in `properties`
+    /// (their values come from the object's getters). Inlined, so the caller's concrete
+    /// property type needs no generic code at run time.
     @inlinable
     public static func emitPropertiesChanged<Property: BusProperty>(
-        _ bus: OpaquePointer, path: String, interface: String, _ properties: [Property]
+        _ bus: OpaquePointer, _ peer: BusPeer, _ properties: [Property]
     ) -> Int32 {
-        emitPropertiesChanged(bus, path: path, interface: interface, names: properties.map { $0.rawValue })
+        emitPropertiesChanged(bus, peer, names: properties.map { $0.rawValue })
     }
 
-    /// Emits one `PropertiesChanged` naming the properties `names`.
-    public static func emitPropertiesChanged(_ bus: OpaquePointer, path: String, interface: String, names: [String])
-        -> Int32
-    {
+    /// Emits one `PropertiesChanged` of `peer`'s object naming the properties `names`.
+    public static func emitPropertiesChanged(_ bus: OpaquePointer, _ peer: BusPeer, names: [String]) -> Int32 {
         guard !names.isEmpty else { return 0 }
-        return withStrv(names) { sd_bus_emit_properties_changed_strv(bus, path, interface, $0) }
+        return withStrv(names) { sd_bus_emit_properties_changed_strv(bus, peer.path, peer.interface, $0) }
     }
 
     /// Lends `strings` as a NULL-terminated C string array for the duration of `body`.

@@ -117,15 +117,15 @@ extension Bus {
         }
     }
 
-    /// Reads `property` of a service without blocking the loop and without starting the
-    /// service. `completion` gets the reply positioned at the variant holding the value
+    /// Reads `property` of `peer`'s interface without blocking the loop and without starting
+    /// the service. `completion` gets the reply positioned at the variant holding the value
     /// (read it with `readVariantString` and the like), or the failure.
     public static func getPropertyAsync(
-        _ bus: OpaquePointer, service: String, path: String, interface: String, property: String,
+        _ bus: OpaquePointer, _ peer: BusPeer, property: String,
         _ completion: @escaping (Result<OpaquePointer, BusError>) -> Void
     ) {
         callAsync(
-            bus, service: service, path: path, interface: FreedesktopBus.properties, method: "Get", autoStart: false,
-            arguments: { append($0, arguments: [interface, property]) }, completion)
+            bus, service: peer.name, path: peer.path, interface: BusPeer.propertiesInterface, method: "Get",
+            autoStart: false, arguments: { append($0, arguments: [peer.interface, property]) }, completion)
     }
 }

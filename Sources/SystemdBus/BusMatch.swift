@@ -73,16 +73,15 @@ extension Bus {
         return slot
     }
 
-    /// Calls `handler` with every `PropertiesChanged` of `interface` that `sender` sends
-    /// from `path`; read it with `readPropertiesChanged`.
+    /// Calls `handler` with every `PropertiesChanged` of `peer`'s interface that its name
+    /// sends from its path; read it with `readPropertiesChanged`.
     public static func matchPropertiesChanged(
-        _ bus: OpaquePointer, sender: String, path: String, interface: String,
-        _ handler: @escaping (OpaquePointer) -> Void
+        _ bus: OpaquePointer, _ peer: BusPeer, _ handler: @escaping (OpaquePointer) -> Void
     ) throws(SystemError) -> OpaquePointer {
         try addMatch(
             bus,
-            rule: "type='signal',sender='\(sender)',path='\(path)',interface='\(FreedesktopBus.properties)',"
-                + "member='PropertiesChanged',arg0='\(interface)'", handler)
+            rule: "type='signal',sender='\(peer.name)',path='\(peer.path)',interface='\(BusPeer.propertiesInterface)',"
+                + "member='PropertiesChanged',arg0='\(peer.interface)'", handler)
     }
 
     /// Calls `handler` with every change of owner of `name` (of any name when nil), as the
@@ -91,8 +90,8 @@ extension Bus {
         _ bus: OpaquePointer, name: String? = nil, _ handler: @escaping (NameOwnerChange) -> Void
     ) throws(SystemError) -> OpaquePointer {
         let rule =
-            "type='signal',sender='\(FreedesktopBus.name)',path='\(FreedesktopBus.path)',"
-            + "interface='\(FreedesktopBus.interface)',member='NameOwnerChanged'"
+            "type='signal',sender='\(BusPeer.messageBus.name)',path='\(BusPeer.messageBus.path)',"
+            + "interface='\(BusPeer.messageBus.interface)',member='NameOwnerChanged'"
             + (name.map { ",arg0='\($0)'" } ?? "")
         return try addMatch(bus, rule: rule) { message in
             // Only the bus sends these (the rule says so) and it always sends (sss): a
@@ -111,7 +110,7 @@ extension Bus {
         -> OpaquePointer
     {
         try matchSignal(
-            bus, sender: nil, path: FreedesktopBus.localPath, interface: FreedesktopBus.localInterface,
+            bus, sender: nil, path: BusPeer.local.path, interface: BusPeer.local.interface,
             member: "Disconnected"
         ) { _ in handler() }
     }

@@ -1,31 +1,35 @@
-/// motion-orientationd's names on the system bus (docs/dbus-api.md).
-public enum MotionOrientationBus {
-    /// The well-known bus name the daemon owns.
-    public static let name = "io.github.MotionOrientation1"
-    /// The daemon's one object.
-    public static let path = "/io/github/MotionOrientation1"
+/// A bus name with one of its objects and that object's interface: whom the daemon, the client
+/// and the tests address. The interface is the bus name unless said otherwise.
+public struct BusPeer: Sendable {
+    /// The well-known bus name.
+    public let name: String
+    /// The object's path.
+    public let path: String
     /// The interface of that object.
-    public static let interface = "io.github.MotionOrientation1"
-}
+    public let interface: String
 
-/// iio-sensor-proxy's names, served in compatibility mode (`[Compatibility] SensorProxy=yes`).
-public enum SensorProxyBus {
-    public static let name = "net.hadess.SensorProxy"
-    public static let path = "/net/hadess/SensorProxy"
-    public static let interface = "net.hadess.SensorProxy"
-    public static let compassPath = "/net/hadess/SensorProxy/Compass"
-    public static let compassInterface = "net.hadess.SensorProxy.Compass"
-}
+    public init(name: String, path: String, interface: String? = nil) {
+        self.name = name
+        self.path = path
+        self.interface = interface ?? name
+    }
 
-/// The message bus's own names, and the standard interfaces every object has.
-public enum FreedesktopBus {
-    /// The bus itself, sender of `NameOwnerChanged`.
-    public static let name = "org.freedesktop.DBus"
-    public static let path = "/org/freedesktop/DBus"
-    public static let interface = "org.freedesktop.DBus"
-    /// `Get`, `GetAll` and the `PropertiesChanged` signal.
-    public static let properties = "org.freedesktop.DBus.Properties"
-    /// sd-bus's local `Disconnected` signal, sent when the connection is lost.
-    public static let localPath = "/org/freedesktop/DBus/Local"
-    public static let localInterface = "org.freedesktop.DBus.Local"
+    /// motion-orientationd's one object (docs/dbus-api.md).
+    public static let motionOrientation = BusPeer(
+        name: "io.github.MotionOrientation1", path: "/io/github/MotionOrientation1")
+    /// iio-sensor-proxy's object, served in compatibility mode (`[Compatibility] SensorProxy=yes`).
+    public static let sensorProxy = BusPeer(name: "net.hadess.SensorProxy", path: "/net/hadess/SensorProxy")
+    /// iio-sensor-proxy's compass object, served with `sensorProxy`.
+    public static let sensorProxyCompass = BusPeer(
+        name: "net.hadess.SensorProxy", path: "/net/hadess/SensorProxy/Compass",
+        interface: "net.hadess.SensorProxy.Compass")
+    /// The message bus itself, sender of `NameOwnerChanged`.
+    public static let messageBus = BusPeer(name: "org.freedesktop.DBus", path: "/org/freedesktop/DBus")
+    /// sd-bus's local object, whose `Disconnected` signal is sent when the connection is lost.
+    public static let local = BusPeer(
+        name: "org.freedesktop.DBus", path: "/org/freedesktop/DBus/Local", interface: "org.freedesktop.DBus.Local")
+
+    /// The standard interface every object has: `Get`, `GetAll` and the `PropertiesChanged`
+    /// signal.
+    public static let propertiesInterface = "org.freedesktop.DBus.Properties"
 }

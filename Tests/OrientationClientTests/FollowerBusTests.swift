@@ -74,7 +74,7 @@ final class StandInDaemon {
         let context = Unmanaged.passUnretained(self).toOpaque()
         #expect(
             sd_bus_add_object(
-                self.bus, &slot, MotionOrientationBus.path,
+                self.bus, &slot, BusPeer.motionOrientation.path,
                 { message, context, _ in
                     Unmanaged<StandInDaemon>.fromOpaque(context!).takeUnretainedValue().answer(message!)
                 }, context) >= 0)
@@ -87,8 +87,8 @@ final class StandInDaemon {
         sd_bus_flush_close_unref(bus)
     }
 
-    func claimName() { #expect(sd_bus_request_name(bus, MotionOrientationBus.name, 0) >= 0) }
-    func releaseName() { #expect(sd_bus_release_name(bus, MotionOrientationBus.name) >= 0) }
+    func claimName() { #expect(sd_bus_request_name(bus, BusPeer.motionOrientation.name, 0) >= 0) }
+    func releaseName() { #expect(sd_bus_release_name(bus, BusPeer.motionOrientation.name) >= 0) }
 
     private func answer(_ call: OpaquePointer) -> Int32 {
         guard let member = sd_bus_message_get_member(call) else { return 0 }
@@ -128,8 +128,8 @@ final class StandInDaemon {
     func announce(_ entries: [(String, String)]) {
         var signal: OpaquePointer? = nil
         sd_bus_message_new_signal(
-            bus, &signal, MotionOrientationBus.path, FreedesktopBus.properties, "PropertiesChanged")
-        _ = Bus.append(signal!, string: MotionOrientationBus.interface)
+            bus, &signal, BusPeer.motionOrientation.path, BusPeer.propertiesInterface, "PropertiesChanged")
+        _ = Bus.append(signal!, string: BusPeer.motionOrientation.interface)
         properties(signal!, entries.map { ($0.0, "s", $0.1) })
         _ = Bus.append(signal!, strings: [])
         sd_bus_send(bus, signal, nil)

@@ -208,6 +208,10 @@ import Testing
                 "[Thermal] FallbackCriticalCelsius", "[Thermal] FallbackCriticalCelsius",
             ])
         #expect(diagnostics[7].message.contains("'92,5'"))
+        // The unit and the range, as the decimal parser shared with the tablet-mode angles says them.
+        #expect(
+            diagnostics[0].message
+                == "expected degrees Celsius between 0.0 and 50.0, found '-1'; keeping the previous value")
     }
 
     @Test func fallbackThresholdsMustRise() {
