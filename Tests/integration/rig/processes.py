@@ -25,8 +25,12 @@ _children_lock = threading.Lock()
 
 
 def _child_setup():
-    # Runs in the child between fork and exec: die with the parent.
+    # Runs in the child between fork and exec: die with the parent, and take SIGINT and
+    # SIGQUIT as a terminal would give them (a shell ignores them for a background job,
+    # `make test &`, and an ignored disposition survives exec).
     _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    for sig in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def spawn(argv, env=None, **kwargs):
