@@ -15,9 +15,7 @@ import SystemdBus
 /// A change-only device (a HID sensor hub with a change sensitivity) sends nothing while it
 /// lies still: its silence means "unchanged", never a fault, so its buffer is kept however
 /// long it stays silent, and while the daemon still needs readings to decide
-/// (`holdLastReading(_:)`) its last report is repeated with the time passing. A streaming
-/// buffer whose rate went up has its raw channels read at the new interval until it
-/// reports (docs/drivers.md).
+/// (`holdLastReading(_:)`) its last report is repeated with the time passing.
 final class Acquisition {
     /// A reading in m/s^2 in the docs/axes.md frame and its time on the monotonic clock
     /// (seconds).
@@ -51,10 +49,6 @@ final class Acquisition {
     private lazy var repeatTimer = EventTimer(event: event) { [unowned self] in self.repeatLastReport() }
     /// The last sample delivered, for repeating a change-only device's last report.
     private var lastSample: RawSample?
-    /// A streaming buffer whose rate went up and that has not reported since: a hub may keep
-    /// the old report interval's schedule for one more report, up to a still interval late,
-    /// so its raw channels are read at the new interval until it reports.
-    private var catchingUp = false
 
     /// Whether the readings come through a buffer that delivers only changes: then a still
     /// device sends nothing, at any rate (`SamplingInputs.changeOnly`).
@@ -138,10 +132,8 @@ final class Acquisition {
             reader.setSamplingInterval(msec: interval, polled: buffered == nil)
             if previous == .off {
                 if !startBuffer() { armSampleTimer(afterUsec: 0) }
-            } else if interval < previous.intervalMsec {
-                let buffering = buffered?.isRunning ?? false
-                catchingUp = buffering && !info.reportsOnlyChanges && info.hasRawChannels
-                if !buffering || catchingUp { armSampleTimer(afterUsec: UInt64(interval) * 1000) }
+            } else if interval < previous.intervalMsec && !(buffered?.isRunning ?? false) {
+                armSampleTimer(afterUsec: UInt64(interval) * 1000)
             }
         }
     }
@@ -163,7 +155,6 @@ final class Acquisition {
 
     /// Stops the timers and the buffer (the plan is the caller's to change).
     private func stopReading() {
-        catchingUp = false
         sampleTimer.disarm()
         bufferDeadline.disarm()
         repeatTimer.disarm()
@@ -204,14 +195,7 @@ final class Acquisition {
         guard let buffered else { return false }
         do {
             try buffered.start(
-                event: event,
-                sink: { [unowned self] sample, time in
-                    if self.catchingUp {
-                        self.catchingUp = false
-                        self.sampleTimer.disarm()
-                    }
-                    self.deliver(sample, at: time)
-                },
+                event: event, sink: { [unowned self] sample, time in self.deliver(sample, at: time) },
                 onFailure: { [unowned self] why in self.pollInstead(why) })
         } catch {
             pollInstead("cannot use the buffer: \(error)")
@@ -245,7 +229,6 @@ final class Acquisition {
         Log.warning("\(why); polling the channels instead")
         buffered?.stop()
         buffered = nil
-        catchingUp = false
         repeatTimer.disarm()
         if case .every(let interval) = plan {
             reader.setSamplingInterval(msec: interval, polled: true)
@@ -256,12 +239,11 @@ final class Acquisition {
     }
 
     /// One tick of the sampling timer: read, hand the reading on, and re-arm for the plan
-    /// then in force (taking the reading may have changed or ended it). Polled, or a sped-up
-    /// streaming buffer catching up.
+    /// then in force (taking the reading may have changed or ended it).
     private func sample() {
         let now = monotonicSeconds()
         if let sample = reader.read() { deliver(sample, at: now) }
-        if case .every(let interval) = plan, catchingUp || !(buffered?.isRunning ?? false) {
+        if case .every(let interval) = plan, !(buffered?.isRunning ?? false) {
             armSampleTimer(afterUsec: UInt64(interval) * 1000)
         }
     }
