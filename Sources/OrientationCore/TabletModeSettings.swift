@@ -163,6 +163,29 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     /// even at `hingeVerticalLeave` (about 6 standard deviations of 0.01 g per axis).
     public var smoothingJump = 20.0
 
+    /// Each sensor's calm readings at the slow hinge interval are averaged while they stay
+    /// within this of their mean, and the angle is taken between the two means; a reading
+    /// further away restarts its sensor's mean there (that half moved: a fold restarts the
+    /// display's, the base at rest keeps its own). Fraction of the sensor's 1 g, default 0.08:
+    /// four standard deviations of the noisiest sensors' 0.02 g per axis, so noise alone seldom
+    /// restarts a mean; a 15 degree fold 20 degrees from vertical moves the display's reading by
+    /// 0.09. At 0.02 g per axis and a hinge 20 degrees from vertical one reading's angle has a
+    /// standard deviation of 4.7 degrees, 3.4 from each sensor: the base's share averages out
+    /// while it rests. 0 averages nothing.
+    public var steadyTolerance = 0.08
+
+    /// Time constant of each sensor's mean once it holds enough readings (a plain mean of the
+    /// readings since its restart before). Seconds, default 1: at the slow interval the newest
+    /// reading weighs a half.
+    public var steadyTimeConstant = 1.0
+
+    /// Readings closer together than this are not averaged (each sensor's mean restarts at its
+    /// reading). Seconds, default 0.5: at the fast hinge interval (0.1 s) the hinge moves and the
+    /// angle's filter (`smoothingTimeMin`...`smoothingTimeMax`) smooths, where a mean would lag a
+    /// slow fold by up to `steadyTolerance`; readings the slow interval (1 s) apart come from a
+    /// hinge the sampling policy has seen still, and the filter leaves each alone.
+    public var steadyMinimumGap = 0.5
+
     /// Largest difference of the normalised x components of the two readings. Default 0.15:
     /// with correct mount matrices both sensors share the hinge axis, so b_x/|b| = d_x/|d| while
     /// the hinge is still. More means one half moves, or the base's mount matrix is wrong.
@@ -268,6 +291,10 @@ public struct TabletModeSettings: SettingsTable, Equatable {
         Field("smoothingTimeMin", .seconds, 0.0...2.0, { $0.smoothingTimeMin }, { $0.smoothingTimeMin = $1 }),
         Field("smoothingTimeMax", .seconds, 0.0...10.0, { $0.smoothingTimeMax }, { $0.smoothingTimeMax = $1 }),
         Field("smoothingJump", .degrees, 1.0...360.0, { $0.smoothingJump }, { $0.smoothingJump = $1 }),
+        Field("steadyTolerance", .fraction, 0.0...1.0, { $0.steadyTolerance }, { $0.steadyTolerance = $1 }),
+        Field(
+            "steadyTimeConstant", .seconds, 0.0...10.0, { $0.steadyTimeConstant }, { $0.steadyTimeConstant = $1 }),
+        Field("steadyMinimumGap", .seconds, 0.0...10.0, { $0.steadyMinimumGap }, { $0.steadyMinimumGap = $1 }),
         Field("axisMismatchLimit", .fraction, 0.01...1.0, { $0.axisMismatchLimit }, { $0.axisMismatchLimit = $1 }),
         Field(
             "axisMismatchReportTime", .seconds, 0.0...600.0, { $0.axisMismatchReportTime },
