@@ -74,7 +74,10 @@ public struct TabletModeSettings: SettingsTable, Equatable {
     /// change the mode without waiting `evidenceTime`. Degrees, default 30 (tablet from 230,
     /// laptop from 130): a hand's fold, not noise or a wobble about the angle, which stay
     /// within a few degrees of it; at the fast hinge interval the second reading comes 0.1 s
-    /// after the first, so a fold is announced 0.2 s sooner.
+    /// after the first, so a fold is announced 0.2 s sooner. One such reading right after one
+    /// at least this far on the mode's own side of the angle (170 or less, then 230 or more)
+    /// changes the mode at once: a fold seen in one step between two slow readings is
+    /// announced at the first reading after it, not one fast interval later.
     public var decisiveMargin = 30.0
 
     /// Smallest allowed gap between `exitAngle` and `enterAngle`. Degrees, default 10: hinge

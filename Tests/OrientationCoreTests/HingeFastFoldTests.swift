@@ -226,16 +226,47 @@ struct TabletModeDecisiveTests {
         #expect(feed(&decision, 131, 1.1))
         #expect(feed(&decision, 120, 1.2))
         #expect(!feed(&decision, 125, 1.25))
-        // A wobble about the margin: past it, short of it, past it, short: 0.3 s of evidence.
+        // A wobble about the margin (from near the angle): past it, short of it, past it,
+        // short: 0.3 s of evidence.
+        #expect(!feed(&decision, 195, 1.9))
         #expect(!feed(&decision, 231, 2))
         #expect(!feed(&decision, 229, 2.1))
         #expect(!feed(&decision, 231, 2.2))
         #expect(feed(&decision, 229, 2.3))
         // An untrustworthy reading between two decisive ones starts the count over.
+        #expect(feed(&decision, 170, 2.9))
         #expect(feed(&decision, 100, 3))
         #expect(feed(&decision, 100, 3.1, trust: false))
         #expect(feed(&decision, 100, 3.2))
         #expect(!feed(&decision, 100, 3.3))
+    }
+
+    /// A fold seen in one step: one reading 30 degrees past the angle right after one 30
+    /// degrees on the mode's own side changes the mode at once (the slow hinge interval's first
+    /// reading after the fold, not one fast interval later); after a reading nearer the angle,
+    /// or with none before, it takes two.
+    @Test func aFoldSeenInOneStepDecidesAtTheFirstReading() {
+        var decision = TabletModeDecision()
+        #expect(!feed(&decision, 120, 0))
+        #expect(feed(&decision, 250, 1))
+        #expect(feed(&decision, 330, 2))
+        #expect(!feed(&decision, 110, 3))
+        // From 171 (29 short of the angle) it takes the second reading.
+        #expect(!feed(&decision, 171, 4))
+        #expect(!feed(&decision, 250, 5))
+        #expect(feed(&decision, 250, 5.1))
+        // Out from 189 (29 past 160): the second.
+        #expect(feed(&decision, 189, 6))
+        #expect(feed(&decision, 120, 7))
+        #expect(!feed(&decision, 120, 7.1))
+        // An untrustworthy reading in between, or none before, is no step: two readings.
+        #expect(!feed(&decision, 120, 8))
+        #expect(!feed(&decision, 120, 8.5, trust: false))
+        #expect(!feed(&decision, 250, 9))
+        #expect(feed(&decision, 250, 9.1))
+        var fresh = TabletModeDecision()
+        #expect(!feed(&fresh, 250, 0))
+        #expect(feed(&fresh, 250, 0.1))
     }
 
     @Test func theMarginIsASetting() {
