@@ -64,7 +64,15 @@ public struct HingeEstimate: Equatable, Sendable {
 ///    `suspectMountMatrix`). Checked before the next rule: a wrong matrix often puts the base's
 ///    gravity along its x.
 /// 6. The hinge axis far enough from vertical: the projection on the plane orthogonal to x at
-///    least 0.26 of |a| to stay trusted, 0.30 to be trusted again (hold `hingeVertical`).
+///    least 0.26 of |a| to stay trusted, 0.30 to be trusted again (hold `hingeVertical`). The
+///    raw angle is the one between the two sensors' steady means: each sensor's calm readings
+///    at the slow hinge interval (`steadyMinimumGap`, 0.5 s or more apart) averaged while they
+///    stay within `steadyTolerance` (0.08 of its 1 g) of the mean, a plain mean and then
+///    `steadyTimeConstant` (1 s); restarted at a reading further away (that half moved), at one
+///    sooner than the gap or later than `continuityWindow`, and by any hold of rules 2-5. A
+///    fold restarts the display's mean and the base at rest keeps its own, so the base's noise
+///    averages out of a still hinge's angle, where the filter (rule 8) leaves readings a second
+///    apart alone; at the fast interval each mean is its reading and the filter smooths.
 /// 7. 0 versus 360, decided only for a raw angle within 20 of 0/360 (the ambiguous zone, where
 ///    display and base read alike); any other raw angle stands as it is, however far from the
 ///    last one (a fold seen in one step, from 110 to 330, is 330). In the zone: the representative
@@ -138,6 +146,37 @@ public struct HingeEstimator: Sendable {
 
     var displayReference = Reference()
     var baseReference = Reference()
+
+    /// One sensor's mean of its calm readings since it last moved (rule 6).
+    struct SteadyReading: Sendable {
+        var mean: Vector3?
+        var count = 0
+        var time = 0.0
+
+        /// Takes a calm reading (`oneG` is the sensor's 1 g reference); returns the mean.
+        mutating func update(_ reading: Vector3, oneG: Double, at time: Double, settings: TabletModeSettings)
+            -> Vector3
+        {
+            defer { self.time = time }
+            let dt = time - self.time
+            guard let mean, dt >= settings.steadyMinimumGap, dt <= settings.continuityWindow,
+                (reading - mean).magnitude <= settings.steadyTolerance * oneG
+            else {
+                self.mean = reading
+                count = 1
+                return reading
+            }
+            // A plain mean of the readings since the restart, until the time constant weighs more.
+            let weight = max(1 / Double(count + 1), dt / (settings.steadyTimeConstant + dt))
+            let next = mean + (reading - mean) * weight
+            self.mean = next
+            count += 1
+            return next
+        }
+    }
+
+    var displaySteady = SteadyReading()
+    var baseSteady = SteadyReading()
     /// Normalised magnitudes over the calm window: (time, display, base).
     var window: [(time: Double, display: Double, base: Double)] = []
     /// Whether the hinge-vertical rule holds now (with hysteresis).
@@ -212,10 +251,13 @@ public struct HingeEstimator: Sendable {
         } else {
             hingeVertical = sample.projected < settings.hingeVerticalLeave
         }
+        // The angle between the two sensors' steady means (rule 6).
+        let displayMean = displaySteady.update(display, oneG: dRef, at: time, settings: settings)
+        let baseMean = baseSteady.update(base, oneG: bRef, at: time, settings: settings)
         if hingeVertical { return hold(.hingeVertical) }
 
         // 0 versus 360.
-        let raw = sample.degrees
+        let raw = HingeGeometry.angle(display: displayMean, base: baseMean)?.degrees ?? sample.degrees
         let previous: Double?
         if let angle = estimate.angle, let last = lastTrustTime, time >= last, time - last <= settings.continuityWindow
         {
@@ -288,6 +330,7 @@ public struct HingeEstimator: Sendable {
                 estimate.lidContradicted = fresh && !sideGuessed && (estimate.angle ?? 0) >= 270
             }
             if !estimate.lidContradicted {
+                restartMeans()
                 estimate = HingeEstimate(angle: 0, trustworthy: false, state: .closed, hold: .lidClosed)
                 lastTrustTime = time
                 restartFilter = true
@@ -313,11 +356,20 @@ public struct HingeEstimator: Sendable {
         ambiguousSince = nil
         window.removeAll()
         hingeVertical = false
+        restartMeans()
     }
 
-    /// Holds the last angle and state with `reason`.
+    /// Forgets both sensors' steady means (rule 6).
+    mutating func restartMeans() {
+        displaySteady = SteadyReading()
+        baseSteady = SteadyReading()
+    }
+
+    /// Holds the last angle and state with `reason`; a hold of rules 2-5 (the readings not calm,
+    /// or the halves disagreeing) restarts the steady means.
     mutating func hold(_ reason: HingeHold, keepAmbiguity: Bool = false) -> HingeEstimate {
         if !keepAmbiguity { ambiguousSince = nil }
+        if reason != .hingeVertical && reason != .ambiguousWrap { restartMeans() }
         estimate.trustworthy = false
         estimate.hold = reason
         return estimate

@@ -35,8 +35,13 @@ public enum TabletModeSource: String, Sendable, CaseIterable {
 ///   `evidenceTime` (over two readings at least), laptop once one has stayed at or below
 ///   `exitAngle` as long; between the two angles the mode stays. Two trustworthy readings in a
 ///   row `decisiveMargin` past the angle (at or above 230, at or below 130) change the mode at
-///   once, without waiting the evidence time: a fold, not a wobble about the angle. A reading
-///   that is not trustworthy keeps the mode and restarts the evidence (so tablet mode is harder
+///   once, without waiting the evidence time: a fold, not a wobble about the angle. So does one
+///   such reading right after a trustworthy reading at least `decisiveMargin` on the mode's own
+///   side of the angle (170 or less before 230 or more, 190 or more before 130 or less): a fold
+///   seen in one step, 60 degrees or more between two readings, which neither noise (under 20
+///   degrees even near vertical) nor a wobble about the angle makes; at the slow hinge interval
+///   the mode then changes with the first reading after the fold, not one fast interval later.
+///   A reading that is not trustworthy keeps the mode and restarts the evidence (so tablet mode is harder
 ///   to leave than to stay in: the EC's rule). Before the first decision the mode is laptop.
 ///
 /// A pure value fed with monotonic seconds; changing the source starts the evidence over.
@@ -54,6 +59,9 @@ public struct TabletModeDecision: Sendable {
     var evidenceCount = 0
     /// Trustworthy readings in a row `decisiveMargin` past the other mode's angle.
     var decisiveCount = 0
+    /// The angle and time of the last update's trustworthy reading; nil when the last update had
+    /// none (a fold seen in one step is judged from it).
+    var lastReading: (angle: Double, time: Double)?
 
     /// Tolerance when comparing the evidence span with `evidenceTime`. Seconds: timestamps
     /// jitter, and 0.3 s measured as 0.2999999 must count (as `EstimatorSettings.timingSlack`).
@@ -75,7 +83,10 @@ public struct TabletModeDecision: Sendable {
         if newSource != source {
             source = newSource
             restartEvidence()
+            lastReading = nil
         }
+        let before = lastReading
+        lastReading = nil
         switch source {
         case .none:
             tabletMode = false
@@ -91,9 +102,19 @@ public struct TabletModeDecision: Sendable {
                 restartEvidence()
                 break
             }
+            lastReading = (angle, time)
             // How far past the other mode's angle, in the direction that changes the mode.
             let past = tabletMode ? settings.exitAngle - angle : angle - settings.enterAngle
             guard past >= 0 else {
+                restartEvidence()
+                break
+            }
+            // A fold seen in one step: the reading before was as far on this mode's side.
+            if past >= settings.decisiveMargin, let before, time > before.time,
+                (tabletMode ? before.angle - settings.exitAngle : settings.enterAngle - before.angle)
+                    >= settings.decisiveMargin
+            {
+                tabletMode.toggle()
                 restartEvidence()
                 break
             }

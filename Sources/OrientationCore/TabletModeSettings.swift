@@ -74,7 +74,10 @@ public struct TabletModeSettings: GravityReferenceSettings, Equatable {
     /// change the mode without waiting `evidenceTime`. Degrees, default 30 (tablet from 230,
     /// laptop from 130): a hand's fold, not noise or a wobble about the angle, which stay
     /// within a few degrees of it; at the fast hinge interval the second reading comes 0.1 s
-    /// after the first, so a fold is announced 0.2 s sooner.
+    /// after the first, so a fold is announced 0.2 s sooner. One such reading right after one
+    /// at least this far on the mode's own side of the angle (170 or less, then 230 or more)
+    /// changes the mode at once: a fold seen in one step between two slow readings is
+    /// announced at the first reading after it, not one fast interval later.
     public var decisiveMargin = 30.0
 
     /// Smallest allowed gap between `exitAngle` and `enterAngle`. Degrees, default 10: hinge
@@ -162,6 +165,29 @@ public struct TabletModeSettings: GravityReferenceSettings, Equatable {
     /// vertical a 200 degree step would take over 3 s to come within 10); noise is under 20
     /// even at `hingeVerticalLeave` (about 6 standard deviations of 0.01 g per axis).
     public var smoothingJump = 20.0
+
+    /// Each sensor's calm readings at the slow hinge interval are averaged while they stay
+    /// within this of their mean, and the angle is taken between the two means; a reading
+    /// further away restarts its sensor's mean there (that half moved: a fold restarts the
+    /// display's, the base at rest keeps its own). Fraction of the sensor's 1 g, default 0.08:
+    /// four standard deviations of the noisiest sensors' 0.02 g per axis, so noise alone seldom
+    /// restarts a mean; a 15 degree fold 20 degrees from vertical moves the display's reading by
+    /// 0.09. At 0.02 g per axis and a hinge 20 degrees from vertical one reading's angle has a
+    /// standard deviation of 4.7 degrees, 3.4 from each sensor: the base's share averages out
+    /// while it rests. 0 averages nothing.
+    public var steadyTolerance = 0.08
+
+    /// Time constant of each sensor's mean once it holds enough readings (a plain mean of the
+    /// readings since its restart before). Seconds, default 1: at the slow interval the newest
+    /// reading weighs a half.
+    public var steadyTimeConstant = 1.0
+
+    /// Readings closer together than this are not averaged (each sensor's mean restarts at its
+    /// reading). Seconds, default 0.5: at the fast hinge interval (0.1 s) the hinge moves and the
+    /// angle's filter (`smoothingTimeMin`...`smoothingTimeMax`) smooths, where a mean would lag a
+    /// slow fold by up to `steadyTolerance`; readings the slow interval (1 s) apart come from a
+    /// hinge the sampling policy has seen still, and the filter leaves each alone.
+    public var steadyMinimumGap = 0.5
 
     /// Largest difference of the normalised x components of the two readings. Default 0.15:
     /// with correct mount matrices both sensors share the hinge axis, so b_x/|b| = d_x/|d| while
@@ -255,6 +281,9 @@ public struct TabletModeSettings: GravityReferenceSettings, Equatable {
             Field("smoothingTimeMin", .seconds, 0.0...2.0) { $1(&$0.smoothingTimeMin) },
             Field("smoothingTimeMax", .seconds, 0.0...10.0) { $1(&$0.smoothingTimeMax) },
             Field("smoothingJump", .degrees, 1.0...360.0) { $1(&$0.smoothingJump) },
+            Field("steadyTolerance", .fraction, 0.0...1.0) { $1(&$0.steadyTolerance) },
+            Field("steadyTimeConstant", .seconds, 0.0...10.0) { $1(&$0.steadyTimeConstant) },
+            Field("steadyMinimumGap", .seconds, 0.0...10.0) { $1(&$0.steadyMinimumGap) },
             Field("axisMismatchLimit", .fraction, 0.01...1.0) { $1(&$0.axisMismatchLimit) },
             Field("axisMismatchReportTime", .seconds, 0.0...600.0) { $1(&$0.axisMismatchReportTime) },
             Field("wrapBand", .degrees, 0.0...45.0) { $1(&$0.wrapBand) },

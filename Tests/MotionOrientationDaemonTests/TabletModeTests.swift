@@ -163,6 +163,30 @@ struct TabletModeTests {
         #expect(base.reads == 3)
     }
 
+    @Test("a fold between two slow hinge readings is tablet mode at the first reading after it")
+    func foldBetweenSlowReadings() {
+        let output = FakeVirtualSwitch()
+        let tablet = tabletMode { (_: Bool) throws(SystemError) in output }
+        let base = FakeBase()
+        base.reading = Vector3(0, 0, 9.81)  // flat on the table, keyboard up
+        base.deliver = { [clock] reading in tablet.takeBase(reading, at: clock.now) }
+        tablet.use(base: base)
+        tablet.start()
+        tablet.displayPlanChanged(.every(intervalMsec: 1000))
+        // The display at 120 degrees, then at 250: (0, -sin, cos) of the angle, times 9.81.
+        let laptop = Vector3(0, -8.4957, -4.905)
+        let tent = Vector3(0, 9.2184, -3.3552)
+        for _ in 0..<5 {
+            tablet.takeDisplay(laptop, at: clock.now)
+            clock.now += 1
+        }
+        #expect(!tablet.shown.mode && tablet.shown.hingeState == .concave)
+        tablet.takeDisplay(tent, at: clock.now)
+        #expect(tablet.shown.mode && tablet.shown.hingeState == .convex)
+        #expect(output.sent.last == true)
+        #expect(host.modeChanges >= 2)
+    }
+
     @Test("a reload with other settings starts the hinge and the decision afresh, and announces")
     func reload() {
         let tablet = tabletMode()

@@ -5,8 +5,9 @@ import OrientationCore
 /// tilted up to 45 degrees from level (so the hinge axis is 45 degrees or more from vertical), or
 /// stands on its side with the hinge axis 20-45 degrees from vertical. Both halves read the same
 /// gravity vector, each in its own frame (`HingePose`), through its own sensor: bias, gain and
-/// scale errors, quantization, and noise up to 0.02 g (at the 1 s interval each reading stands
-/// alone, and 10 degrees leaves room for that much); no raw counts, as the hinge estimator takes
+/// scale errors, quantization, and noise up to 0.02 g (at the 1 s interval the angle's filter
+/// leaves each reading nearly alone, and the estimator averages only each half's readings since
+/// it last moved: the resting base's); no raw counts, as the hinge estimator takes
 /// readings within 0.4-2.5 times nominal gravity (`TabletModeSettings.minimumPlausibleScale`).
 /// A truthful lid switch, where there is one, reads closed below 20 degrees (the width of the
 /// estimator's ambiguous band, so the switch alone tells 0 from 360 there).
