@@ -22,7 +22,8 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Magnitude deviation from the 1 g reference at which the filter fully uses
     /// `disturbedFilterTimeConstant`. Fraction of 1 g, default 0.2: a turning device keeps
-    /// |a| = 1 g, shaking and walking change it by tenths of a g.
+    /// |a| = 1 g, shaking and walking change it by tenths of a g. Also the most one reading moves
+    /// the vigour's mean |a| (`Vigour`), as a fraction of it.
     public var disturbanceFullScale = 0.2
 
     /// Longest time between two samples that still continues the filter. Seconds, default 6.
@@ -249,10 +250,18 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Largest tilt of the steady mean (its angle from the screen plane) at which it proposes an
     /// upright orientation; beyond it, up to `faceEnterTilt`, the filter proposes. Degrees,
-    /// default 40: a mount holds a device upright (or it lies flat), while a device lying at 50-65
-    /// degrees in a bag or a purse, jostled by a stride, shows an in-plane direction that means
-    /// little.
-    public var vibrationTiltLimit = 40.0
+    /// default 50: a mount holds a device upright or leaning back by up to 50 degrees (a dashboard
+    /// mount, a stand; or it lies flat), while a device lying at 55-65 degrees in a bag or a purse,
+    /// jostled by a stride, shows an in-plane direction that means little.
+    public var vibrationTiltLimit = 50.0
+
+    /// How far the first of the steady mean's low-passes may lead the mean before the mean starts
+    /// over from the reading (a turn). Degrees, default 25: a vibration of 0.5 g at 3 Hz leaves the
+    /// first low-pass within about 10 degrees of the mean, a hand's quarter or half turn carries it
+    /// well past 25, and the mean, no longer dragging the pose before the turn behind it, holds
+    /// still sooner after the turn's end. Not in the settings table yet
+    /// (`EstimatorSettingsTable.swift`): the default only.
+    public var vibrationRestartAngle = 25.0
 
     // MARK: Evidence timers
 

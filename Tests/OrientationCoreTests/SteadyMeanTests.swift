@@ -51,6 +51,32 @@ struct SteadyMeanTests {
         #expect(!vibrating)
     }
 
+    /// A quarter turn in 0.5 s under a 12 Hz vibration of 0.4 g: the first low-pass leads the mean
+    /// past `vibrationRestartAngle`, the mean starts over, and it holds still at the new pose within
+    /// 0.6 s of the turn's end; dragging the pose before the turn behind it, it took a second.
+    @Test func aTurnStartsTheMeanOver() {
+        func settled(restartAngle: Double) -> Double? {
+            var settings = EstimatorSettings()
+            settings.vibrationRestartAngle = restartAngle
+            var mean = SteadyMean()
+            let shaken = samples(rate: 50, duration: 4) { t in
+                gravity(angle: 90 - 90 * ramp(t, from: 2, to: 2.5))
+                    + Vector3(0.15, 0.25, 1) * (0.4 * g * TestMath.sinCos(degrees: 360 * 12 * t).sin)
+            }
+            for sample in shaken {
+                mean.update(sample.reading, at: sample.time, settings)
+                if sample.time > 2.5, mean.isVibrating(at: sample.time, oneG: g, settings),
+                    let gravity = mean.gravity, gravity.angle(to: OrientationCoreTests.gravity(angle: 0)) < 5
+                {
+                    return sample.time
+                }
+            }
+            return nil
+        }
+        #expect((settled(restartAngle: settings.vibrationRestartAngle) ?? 99) <= 2.5 + 0.6)
+        #expect((settled(restartAngle: 1000) ?? 99) > 2.5 + 0.9)
+    }
+
     @Test func aGapOrARestartForgetsIt() {
         var mean = SteadyMean()
         mean.update(gravity(angle: 0), at: 0, settings)
