@@ -231,11 +231,11 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     public var vibrationSettleTime = 0.3
 
     /// Smallest deviation of the readings from the steady mean (|a - mean| / |mean|, filtered) that
-    /// is a vibration. Fraction, default 0.15: a device at rest or in a hand reads a few hundredths
-    /// (0.03 g of noise), a phone on the waist of someone getting up a little over 0.1, a vibration
-    /// of 0.2 g or more 0.15 and more; below it the filter decides
-    /// as it does for a calm device.
-    public var vibrationDeviation = 0.15
+    /// is a vibration. Fraction, default 0.12: a device at rest or in a hand reads a few hundredths
+    /// (0.03 g of noise), a phone on the waist of someone getting up about 0.1, a sinusoidal
+    /// vibration of 0.2 g about 0.13 (its mean |sin| is 0.64) and more for a stronger one; below it
+    /// the filter decides as it does for a calm device.
+    public var vibrationDeviation = 0.12
 
     /// Largest deviation of the steady mean's size from the 1 g reference for it to be gravity.
     /// Fraction, default 0.2: a vibration's mean is 1 g (a bump moves it briefly), the mean of an

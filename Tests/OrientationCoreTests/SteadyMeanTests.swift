@@ -35,6 +35,19 @@ struct SteadyMeanTests {
         #expect(shaken.isVibrating(at: time, oneG: g, settings))
     }
 
+    /// A vibration of 0.2 g at 12 Hz deviates from its mean by about 0.13 (the mean |sin| is 0.64):
+    /// a vibration (the former `vibrationDeviation` of 0.15 left it to the filter, which wobbles
+    /// with it).
+    @Test func aVibrationOfAFifthOfAGIsOne() {
+        var random = SplitMix64(seed: 3)
+        let (shaken, time) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.2 * g) * TestMath.sinCos(degrees: 360 * 12 * t).sin
+                + random.noise(sigma: 0.01 * g)
+        }
+        #expect(shaken.deviation >= settings.vibrationDeviation && shaken.deviation < 0.15)
+        #expect(shaken.isVibrating(at: time, oneG: g, settings))
+    }
+
     @Test func aMovingMeanStartsItsRunOver() {
         // Vibrating while it turns at 30 degrees per second: the run never lasts.
         var vibrating = false
