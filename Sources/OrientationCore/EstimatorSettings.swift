@@ -22,7 +22,8 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Magnitude deviation from the 1 g reference at which the filter fully uses
     /// `disturbedFilterTimeConstant`. Fraction of 1 g, default 0.2: a turning device keeps
-    /// |a| = 1 g, shaking and walking change it by tenths of a g.
+    /// |a| = 1 g, shaking and walking change it by tenths of a g. Also the most one reading moves
+    /// the vigour's mean |a| (`Vigour`), as a fraction of it.
     public var disturbanceFullScale = 0.2
 
     /// Longest time between two samples that still continues the filter. Seconds, default 6.
@@ -224,17 +225,18 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     public var vibrationSpread = 5.0
 
     /// How long the steady mean must hold still before it may propose and commit. Seconds,
-    /// default 0.3: with the mean's own settling after a turn (a few tenths of a second), a device
-    /// in a vibrating mount is decided within a second of the turn's end; the pause at the end of
-    /// an arm's swing is shorter.
-    public var vibrationSettleTime = 0.3
+    /// default 0.25: with the mean's own settling after a turn (a few tenths of a second), a device
+    /// in a vibrating mount is decided within a second of the turn's end, at 3 Hz too; the pause at
+    /// the end of an arm's swing is shorter (the abduction recording, Tests/traces/watch_070_abduction,
+    /// keeps its one decision at 10, 25 and 50 Hz).
+    public var vibrationSettleTime = 0.25
 
     /// Smallest deviation of the readings from the steady mean (|a - mean| / |mean|, filtered) that
-    /// is a vibration. Fraction, default 0.15: a device at rest or in a hand reads a few hundredths
-    /// (0.03 g of noise), a phone on the waist of someone getting up a little over 0.1, a vibration
-    /// of 0.2 g or more 0.15 and more; below it the filter decides
-    /// as it does for a calm device.
-    public var vibrationDeviation = 0.15
+    /// is a vibration. Fraction, default 0.12: a device at rest or in a hand reads a few hundredths
+    /// (0.03 g of noise), a phone on the waist of someone getting up about 0.1, a sinusoidal
+    /// vibration of 0.2 g about 0.13 (its mean |sin| is 0.64) and more for a stronger one; below it
+    /// the filter decides as it does for a calm device.
+    public var vibrationDeviation = 0.12
 
     /// Largest deviation of the steady mean's size from the 1 g reference for it to be gravity.
     /// Fraction, default 0.2: a vibration's mean is 1 g (a bump moves it briefly), the mean of an
@@ -249,10 +251,18 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Largest tilt of the steady mean (its angle from the screen plane) at which it proposes an
     /// upright orientation; beyond it, up to `faceEnterTilt`, the filter proposes. Degrees,
-    /// default 40: a mount holds a device upright (or it lies flat), while a device lying at 50-65
-    /// degrees in a bag or a purse, jostled by a stride, shows an in-plane direction that means
-    /// little.
-    public var vibrationTiltLimit = 40.0
+    /// default 50: a mount holds a device upright or leaning back by up to 50 degrees (a dashboard
+    /// mount, a stand; or it lies flat), while a device lying at 55-65 degrees in a bag or a purse,
+    /// jostled by a stride, shows an in-plane direction that means little.
+    public var vibrationTiltLimit = 50.0
+
+    /// How far the first of the steady mean's low-passes may lead the mean before the mean starts
+    /// over from the reading (a turn). Degrees, default 25: a vibration of 0.5 g at 3 Hz leaves the
+    /// first low-pass within about 10 degrees of the mean, a hand's quarter or half turn carries it
+    /// well past 25, and the mean, no longer dragging the pose before the turn behind it, holds
+    /// still sooner after the turn's end. Not in the settings table yet
+    /// (`EstimatorSettingsTable.swift`): the default only.
+    public var vibrationRestartAngle = 25.0
 
     // MARK: Evidence timers
 

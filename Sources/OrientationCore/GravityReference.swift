@@ -23,9 +23,16 @@ public struct GravityReference: Sendable, Equatable {
     /// The magnitude of the first calm reading (or of a calm run that restarted the reference):
     /// what the plausible range is measured against. Nil before any calm reading.
     public private(set) var scaleUnit: Double?
+    /// The mean size of every finite reading, calm or not (a plain mean while younger than
+    /// `referenceTimeConstant`, an exponential average after); nil before the first. A vibration's
+    /// readings average to about 1 g in size, so this is the 1 g of a device that has never been
+    /// calm enough to teach the reference (`oneGForMean`).
+    public private(set) var everyReading: Double?
     // Since when consecutive calm readings have been rejected by the gate; nil when the last
     // reading was accepted, or not calm.
     private var outlierSince: Double?
+    // Time behind `everyReading`, capped at `referenceTimeConstant`.
+    private var everyReadingEvidence = 0.0
 
     /// What the magnitude gate made of a reading.
     public enum Verdict: Sendable, Equatable {
@@ -52,6 +59,30 @@ public struct GravityReference: Sendable, Equatable {
     /// evidence (or is trusted), else the reading itself.
     public func oneG(for magnitude: Double, _ settings: EstimatorSettings) -> Double {
         isTrusted(settings) || evidence > 0 ? value : magnitude
+    }
+
+    /// The 1 g the steady mean of a vibration (`SteadyMean`) is measured against: the reference once
+    /// it is trusted, else the mean size of every reading (`magnitude`, the reading's, before the
+    /// first). Not a reference with a little evidence but no trust: under a vibration the only
+    /// calm readings are two in a row at a peak or a trough of it, a few tenths of a g off. Not the
+    /// mean's own size either, which would make any steady mean 1 g: the end of an arm's swing
+    /// holds one of 1.5 g and more.
+    public func oneGForMean(for magnitude: Double, _ settings: EstimatorSettings) -> Double {
+        isTrusted(settings) ? value : everyReading ?? magnitude
+    }
+
+    /// Feeds the size of every finite reading, `elapsed` seconds after the previous one (0 for the
+    /// first, or after a gap), to `everyReading`.
+    public mutating func hear(_ magnitude: Double, elapsed: Double, _ settings: EstimatorSettings) {
+        guard let mean = everyReading else {
+            everyReading = magnitude
+            return
+        }
+        guard elapsed > 0 else { return }
+        // The first reading counts for as long as the second.
+        let before = everyReadingEvidence > 0 ? everyReadingEvidence : elapsed
+        everyReadingEvidence = min(before + elapsed, settings.referenceTimeConstant)
+        everyReading = mean + (magnitude - mean) * (elapsed / everyReadingEvidence)
     }
 
     /// Feeds a reading's magnitude, `elapsed` seconds after the previous reading: learned only
@@ -115,5 +146,7 @@ public struct GravityReference: Sendable, Equatable {
         value = magnitude
         self.evidence = min(max(evidence, settings.referenceTrustTime), settings.referenceTimeConstant)
         outlierSince = nil
+        everyReading = magnitude
+        everyReadingEvidence = 0
     }
 }

@@ -186,6 +186,8 @@ public struct OrientationEstimator: Sendable {
         } else {
             vigourMeter.restart(magnitude)
         }
+        let sincePrevious = previousReading == nil ? 0 : time - previousTime
+        reference.hear(magnitude, elapsed: sincePrevious <= settings.maximumSampleGap ? sincePrevious : 0, settings)
         previousReading = reading
         previousReadingTime = time
         steadyMean.update(reading, at: time, settings)
@@ -224,9 +226,9 @@ public struct OrientationEstimator: Sendable {
             angularSpeed: filter.angularSpeed, tiltSpeed: filter.readingTiltSpeed, settings)
         // A vibration's steady mean proposes where it stands clearly upright or lies flat; a device
         // in between (lying in a bag or a purse) is left to the filter.
-        // The mean's size is measured against the 1 g for the mean, not for the reading: before the
-        // reference has evidence that is the size itself, and the reading's swings with the vibration.
-        let meanOneG = reference.oneG(for: steadyMean.gravity?.magnitude ?? magnitude, settings)
+        // The mean's size is measured against the 1 g for the mean (`GravityReference.oneGForMean`),
+        // not for the reading, which swings with the vibration.
+        let meanOneG = reference.oneGForMean(for: magnitude, settings)
         let vibrationMean = steadyMean.isVibrating(at: time, oneG: meanOneG, settings) ? steadyMean.gravity : nil
         let vibrationTilt = vibrationMean.map { UprightGeometry.tilt(of: $0) }
         let vibrating =

@@ -14,7 +14,8 @@
 /// alike) says whether there is a vibration at all: a device at rest or in a hand reads a few
 /// hundredths, a vibrating one a tenth or more. How much of that deviation is slow (left after
 /// the first low-pass, `slowDeviation`) tells a vibration at 5 Hz or more (a fifth) from a
-/// stride or a swinging bag at 1-2 Hz (a half and more).
+/// stride or a swinging bag at 1-2 Hz (a half and more). A turn, where the first low-pass leads
+/// the mean by `vibrationRestartAngle`, starts the mean over from the reading.
 public struct SteadyMean: Sendable, Equatable {
     /// The mean reading, nil before the first reading or after a restart.
     public private(set) var gravity: Vector3?
@@ -74,6 +75,13 @@ public struct SteadyMean: Sendable, Equatable {
         let weight = young ? elapsed / evidence : elapsed / (tau + elapsed)
         first = first + (reading - first) * weight
         let next = mean + (first - mean) * weight
+        // A turn: the first low-pass leads the mean by `vibrationRestartAngle`. What the mean remembers
+        // of the pose before only delays the new one, by half a second at the end of a quarter turn:
+        // it starts over from the reading.
+        if first.angle(to: next) > settings.vibrationRestartAngle {
+            restart(from: reading, at: time)
+            return
+        }
         gravity = next
         let size = next.magnitude
         let offset = size > 0 ? min((reading - next).magnitude / size, 1) : 1

@@ -18,7 +18,7 @@ struct GeneratedTraceTests {
 
     /// Traces the current estimators fail, and who fixes them.
     static let knownFailing: [String: String] = [
-        "held-still-78-turn": "est", "bumpy-still-21-half-turn": "est",
+        "bumpy-still-21-half-turn": "est",
     ]
 
     static func read(_ path: String) throws -> String {

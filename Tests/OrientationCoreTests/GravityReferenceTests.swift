@@ -21,6 +21,23 @@ struct GravityReferenceTests {
         }
     }
 
+    /// Under a vibration the only calm readings are two in a row at a peak (here 1.3 g, 0.01 s
+    /// behind the reference: not trusted). The steady mean is measured against the mean size of
+    /// every reading, about 1 g, until the reference is trusted; `oneG` stays the peak.
+    @Test func aVibrationsMeanIsMeasuredAgainstEveryReadingUntilTrusted() {
+        var reference = GravityReference(nominal: settings.nominalGravity)
+        #expect(reference.oneGForMean(for: 7, settings) == 7)
+        reference.learn(1.3 * g, calm: true, elapsed: 0.01, vigour: 0, settings)
+        reference.hear(1.3 * g, elapsed: 0, settings)
+        for index in 1...200 { reference.hear(index % 2 == 0 ? 1.3 * g : 0.7 * g, elapsed: 0.01, settings) }
+        #expect(!reference.isTrusted(settings))
+        #expect(reference.oneG(for: g, settings) == 1.3 * g)
+        #expect(abs(reference.oneGForMean(for: 1.3 * g, settings) / g - 1) < 0.01)
+        reference.learn(1.3 * g, calm: true, elapsed: 0.05, vigour: 0, settings)
+        #expect(reference.isTrusted(settings))
+        #expect(reference.oneGForMean(for: g, settings) == reference.value)
+    }
+
     @Test func learnsOnlyFromCalmPlausibleReadingsWhileTheVigourIsLow() {
         var reference = GravityReference(nominal: settings.nominalGravity)
         #expect(reference.oneG(for: 3, settings) == 3)

@@ -35,6 +35,19 @@ struct SteadyMeanTests {
         #expect(shaken.isVibrating(at: time, oneG: g, settings))
     }
 
+    /// A vibration of 0.2 g at 12 Hz deviates from its mean by about 0.13 (the mean |sin| is 0.64):
+    /// a vibration (the former `vibrationDeviation` of 0.15 left it to the filter, which wobbles
+    /// with it).
+    @Test func aVibrationOfAFifthOfAGIsOne() {
+        var random = SplitMix64(seed: 3)
+        let (shaken, time) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.2 * g) * TestMath.sinCos(degrees: 360 * 12 * t).sin
+                + random.noise(sigma: 0.01 * g)
+        }
+        #expect(shaken.deviation >= settings.vibrationDeviation && shaken.deviation < 0.15)
+        #expect(shaken.isVibrating(at: time, oneG: g, settings))
+    }
+
     @Test func aMovingMeanStartsItsRunOver() {
         // Vibrating while it turns at 30 degrees per second: the run never lasts.
         var vibrating = false
@@ -49,6 +62,32 @@ struct SteadyMeanTests {
             vibrating = vibrating || mean.isVibrating(at: sample.time, oneG: g, settings)
         }
         #expect(!vibrating)
+    }
+
+    /// A quarter turn in 0.5 s under a 12 Hz vibration of 0.4 g: the first low-pass leads the mean
+    /// past `vibrationRestartAngle`, the mean starts over, and it holds still at the new pose within
+    /// 0.6 s of the turn's end; dragging the pose before the turn behind it, it took a second.
+    @Test func aTurnStartsTheMeanOver() {
+        func settled(restartAngle: Double) -> Double? {
+            var settings = EstimatorSettings()
+            settings.vibrationRestartAngle = restartAngle
+            var mean = SteadyMean()
+            let shaken = samples(rate: 50, duration: 4) { t in
+                gravity(angle: 90 - 90 * ramp(t, from: 2, to: 2.5))
+                    + Vector3(0.15, 0.25, 1) * (0.4 * g * TestMath.sinCos(degrees: 360 * 12 * t).sin)
+            }
+            for sample in shaken {
+                mean.update(sample.reading, at: sample.time, settings)
+                if sample.time > 2.5, mean.isVibrating(at: sample.time, oneG: g, settings),
+                    let gravity = mean.gravity, gravity.angle(to: OrientationCoreTests.gravity(angle: 0)) < 5
+                {
+                    return sample.time
+                }
+            }
+            return nil
+        }
+        #expect((settled(restartAngle: settings.vibrationRestartAngle) ?? 99) <= 2.5 + 0.6)
+        #expect((settled(restartAngle: 1000) ?? 99) > 2.5 + 0.9)
     }
 
     @Test func aGapOrARestartForgetsIt() {

@@ -23,6 +23,19 @@ struct VigourTests {
         #expect(vigour.value == 0)
     }
 
+    /// One jolt (3 g for 0.1 s: a quick flip's pull on a sensor away from the hand's axis), then
+    /// rest: the jolt pulls the mean by at most `disturbanceFullScale` a reading, so the rest is no
+    /// swing within 0.3 s. A mean dragged to the jolt read the rest as a swing for 0.7 s.
+    @Test func aJoltThenRestIsNoSwing() {
+        var vigour = Vigour()
+        vigour.restart(g)
+        for _ in 0..<50 { vigour.update(g, elapsed: 0.02, settings) }
+        for _ in 0..<5 { vigour.update(3 * g, elapsed: 0.02, settings) }
+        #expect(vigour.value > settings.vigourRotationLimit)
+        for _ in 0..<15 { vigour.update(g, elapsed: 0.02, settings) }
+        #expect(vigour.value <= settings.vigourRotationLimit)
+    }
+
     @Test func itDecaysWithItsTimeConstantOnceTheSwingStops() {
         var vigour = Vigour()
         vigour.restart(g)
