@@ -260,8 +260,7 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// over from the reading (a turn). Degrees, default 25: a vibration of 0.5 g at 3 Hz leaves the
     /// first low-pass within about 10 degrees of the mean, a hand's quarter or half turn carries it
     /// well past 25, and the mean, no longer dragging the pose before the turn behind it, holds
-    /// still sooner after the turn's end. Not in the settings table yet
-    /// (`EstimatorSettingsTable.swift`): the default only.
+    /// still sooner after the turn's end.
     public var vibrationRestartAngle = 25.0
 
     // MARK: Evidence timers
