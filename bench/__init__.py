@@ -26,7 +26,9 @@ What it measures (docs/dbus-api.md; docs/architecture.md, Figures):
     names for theirs, which has no face-up/face-down orientation).
   * wakeups/s (voluntary context switches summed over /proc/PID/task/*/status) and CPU
     ms/s (sum_exec_runtime of /proc/PID/task/*/schedstat; utime+stime ticks in the JSON
-    too) over --window seconds: no claim; claimed and still; claimed and moving (a slow
+    too) over --window seconds, a thread that ends in the window counted with its last
+    values (procfs.Counting reads the threads every 0.25 s: iio-sensor-proxy's GLib pool
+    thread ends about 15 s after its start): no claim; claimed and still; claimed and moving (a slow
     continuous rotation, 60 deg/s, leaning back 20 deg, 0.03 g noise); the same two claimed
     windows again with our low energy mode forced on ([Energy] LowEnergyMode=on, SIGHUP).
     Nothing talks to the daemons during these windows.

@@ -9,7 +9,7 @@ from rig.contract import POSES
 from rig.drivers import attribute, feed, hid_hub
 
 from .daemons import SensorProxy, Ours
-from .procfs import proc_counters, rates
+from .procfs import Counting, rates
 from .progress import log
 
 # A quarter turn as a hub reports it: a few changes 40 ms apart, then silence.
@@ -55,9 +55,10 @@ def one(d, r, monitor, a):
     rig.wait_until(lambda: d.orientation() == d.name_for("portrait"), 5.0, interval=0.1,
                    what="%s portrait" % d.label)
     time.sleep(2.0)  # past the buffer deadline and any pending decision
-    before = proc_counters(d.pid)
-    time.sleep(a.window)
-    still = rates(before, proc_counters(d.pid))
+    with Counting([d.pid]) as counting:
+        before = counting.read(d.pid)
+        time.sleep(a.window)
+        still = rates(before, counting.read(d.pid))
     reactions = []
     current = "portrait"
     for _ in range(a.rest_rotations):

@@ -24,7 +24,7 @@ import rig
 
 from .daemons import ISP_BINARY
 from .motion import HAND_TURNS, RING, pose_vector
-from .procfs import drop_cached, proc_counters, rates
+from .procfs import Counting, drop_cached, rates
 from .progress import log
 
 RATE = 50.0
@@ -179,31 +179,32 @@ def run_workload(bench, workload, seconds, seed):
         first_interval = r.get_property("SampleIntervalMsec")
         since = monitor.mark()
         began_real = time.time()
-        before = {d.label: proc_counters(d.pid) for d in daemons}
-        began = time.monotonic()
-        for k, at in enumerate(workload.turn_times(seconds)):
-            delay = began + at - time.monotonic()
+        with Counting(d.pid for d in daemons) as counting:
+            before = {d.label: counting.read(d.pid) for d in daemons}
+            began = time.monotonic()
+            for k, at in enumerate(workload.turn_times(seconds)):
+                delay = began + at - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+                kind = "step" if k % 2 == 0 else "smooth"
+                duration = 0.0 if kind == "step" else HAND_TURNS[(k // 2) % len(HAND_TURNS)]
+                step = rng.choice((1, -1))
+                mark = monitor.mark()
+                written = motion.request_turn(step, duration)
+                target = motion.pose()
+                result = {"kind": kind, "at_s": at, "to": target, "duration_s": duration}
+                deadline = time.monotonic() + 4.0
+                for d in daemons:
+                    ts = bench.wait_change(d, d.name_for(target), mark, deadline)
+                    result[d.label] = None if ts is None else (ts - written) * 1000
+                turns.append(result)
+                log("day %s: turn %d (%s) ours %s ms, theirs %s ms" % (
+                    workload.key, k + 1, kind, _ms(result[bench.ours.label]),
+                    _ms(result.get(bench.isp.label)) if bench.isp else "-"))
+            delay = began + seconds - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-            kind = "step" if k % 2 == 0 else "smooth"
-            duration = 0.0 if kind == "step" else HAND_TURNS[(k // 2) % len(HAND_TURNS)]
-            step = rng.choice((1, -1))
-            mark = monitor.mark()
-            written = motion.request_turn(step, duration)
-            target = motion.pose()
-            result = {"kind": kind, "at_s": at, "to": target, "duration_s": duration}
-            deadline = time.monotonic() + 4.0
-            for d in daemons:
-                ts = bench.wait_change(d, d.name_for(target), mark, deadline)
-                result[d.label] = None if ts is None else (ts - written) * 1000
-            turns.append(result)
-            log("day %s: turn %d (%s) ours %s ms, theirs %s ms" % (
-                workload.key, k + 1, kind, _ms(result[bench.ours.label]),
-                _ms(result.get(bench.isp.label)) if bench.isp else "-"))
-        delay = began + seconds - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        after = {d.label: proc_counters(d.pid) for d in daemons}
+            after = {d.label: counting.read(d.pid) for d in daemons}
         ended_real = time.time()
     out = {"seconds": seconds, "turns": turns,
            "energy": {d.label: rates(before[d.label], after[d.label]) for d in daemons},

@@ -2,27 +2,98 @@
 
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
+# How often a Counting reads a process's threads between its first and last reading: a thread
+# that ends is counted up to its last reading, so this bounds what an ending thread may take
+# with it (a GLib pool thread of iio-sensor-proxy's sleeps until it ends, ~15 s after start).
+SAMPLE_SECONDS = 0.25
 
-def proc_counters(pid):
-    """Voluntary/involuntary context switches and CPU of every thread of pid, and VmRSS."""
-    voluntary = involuntary = cpu_ns = 0
-    for task in Path("/proc/%d/task" % pid).iterdir():
+
+def thread_totals(pid):
+    """{(tid, start time): (voluntary, involuntary, cpu ns)} of the threads of pid alive now.
+    The start time (field 22 of the thread's stat) tells a thread from a later one given the
+    same tid."""
+    out = {}
+    try:
+        tasks = list(Path("/proc/%d/task" % pid).iterdir())
+    except OSError:
+        return out  # the process itself ended
+    for task in tasks:
         try:
+            stat = (task / "stat").read_text()
             status = (task / "status").read_text()
             sched = (task / "schedstat").read_text().split()
         except OSError:
             continue  # the thread just ended
-        voluntary += int(re.search(r"^voluntary_ctxt_switches:\s*(\d+)", status, re.M).group(1))
-        involuntary += int(re.search(r"^nonvoluntary_ctxt_switches:\s*(\d+)", status, re.M).group(1))
-        cpu_ns += int(sched[0])
-    stat = Path("/proc/%d/stat" % pid).read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime + stime
-    return {"time": time.monotonic(), "voluntary": voluntary, "involuntary": involuntary,
-            "cpu_ns": cpu_ns, "ticks": ticks, "threads": len(list(Path("/proc/%d/task" % pid).iterdir()))}
+        started = int(stat[stat.rindex(")") + 2:].split()[19])
+        out[(int(task.name), started)] = (
+            int(re.search(r"^voluntary_ctxt_switches:\s*(\d+)", status, re.M).group(1)),
+            int(re.search(r"^nonvoluntary_ctxt_switches:\s*(\d+)", status, re.M).group(1)),
+            int(sched[0]))
+    return out
+
+
+class Counting:
+    """Voluntary/involuntary context switches and CPU of every thread of some processes, threads
+    that end included: the kernel keeps an ended thread's switches only in its process's own
+    getrusage(), which no other process can read (/proc/PID/status gives the one thread's,
+    /proc/PID/stat has no switches), so every thread is read at the start, every
+    SAMPLE_SECONDS from a thread of ours, and at each read(), and a thread that is gone counts
+    with its last values. A thread that starts and ends between two readings is missed.
+
+        with Counting(pids) as counting:
+            before = counting.read(pid)
+            ...
+            after = counting.read(pid)
+        rates(before, after)
+    """
+
+    def __init__(self, pids, period=SAMPLE_SECONDS):
+        self.pids = list(pids)
+        self.period = period
+        self._last = {pid: {} for pid in self.pids}  # pid -> {thread: totals}, the ended kept
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self, pid):
+        now = thread_totals(pid)
+        with self._lock:
+            self._last[pid].update(now)
+            return now
+
+    def _run(self):
+        while not self._stop.wait(self.period):
+            for pid in self.pids:
+                self._sample(pid)
+
+    def read(self, pid):
+        """The totals so far: the threads alive now and the last values of those that ended."""
+        alive = self._sample(pid)
+        with self._lock:
+            threads = dict(self._last[pid])
+        voluntary = sum(v[0] for v in threads.values())
+        involuntary = sum(v[1] for v in threads.values())
+        cpu_ns = sum(v[2] for v in threads.values())
+        stat = Path("/proc/%d/stat" % pid).read_text()
+        fields = stat[stat.rindex(")") + 2:].split()
+        ticks = int(fields[11]) + int(fields[12])  # utime + stime, ended threads included
+        return {"time": time.monotonic(), "voluntary": voluntary, "involuntary": involuntary,
+                "cpu_ns": cpu_ns, "ticks": ticks, "threads": len(alive),
+                "threads_seen": len(threads)}
+
+    def __enter__(self):
+        for pid in self.pids:
+            self._sample(pid)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(2)
 
 
 def drop_cached(paths):
@@ -71,6 +142,8 @@ def rss_breakdown(pid, top=8):
 def rates(before, after):
     elapsed = after["time"] - before["time"]
     return {"seconds": elapsed,
+            "threads_ended": (after["threads_seen"] - after["threads"])
+            - (before["threads_seen"] - before["threads"]),
             "wakeups": (after["voluntary"] - before["voluntary"]) / elapsed,
             "involuntary": (after["involuntary"] - before["involuntary"]) / elapsed,
             "cpu_ms": (after["cpu_ns"] - before["cpu_ns"]) / 1e6 / elapsed,

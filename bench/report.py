@@ -267,6 +267,18 @@ def day_grid(day):
                          _pair(o["wakeups"], i.get("wakeups"), 2), _pair(o["cpu_ms"], i.get("cpu_ms"), 3),
                          "%.1f" % fast, turn_cell("step"), turn_cell("smooth"),
                          spaced_cell if k == 0 else "", smooth_cell if k == 0 else ""))
+        whole = [v[w.key] for w in WORKLOADS if v.get(w.key)]
+        if len(whole) > 1:
+            def over_all(label, field):
+                parts = [(got["energy"][label][field], got["energy"][label]["seconds"])
+                         for got in whole if label in got["energy"]]
+                if len(parts) < len(whole):
+                    return None
+                return sum(r * s for r, s in parts) / sum(s for _, s in parts)
+            rows.append(("", "+".join(w.key for w in WORKLOADS if v.get(w.key)),
+                         _pair(over_all(Ours.label, "wakeups"), over_all(SensorProxy.label, "wakeups"), 2),
+                         _pair(over_all(Ours.label, "cpu_ms"), over_all(SensorProxy.label, "cpu_ms"), 3),
+                         "", "", "", "", ""))
     return render_grid(header, rows)
 
 
@@ -275,7 +287,8 @@ def print_day(day):
         return
     print("== mixed day, ours/theirs (ratio): wakeups and CPU over the whole workload; fast s: our "
           "seconds below the still interval; step/smooth: the day's turns (smooth from their end), "
-          "median; spaced, smooth end: the bench's reaction turns after the day")
+          "median; spaced, smooth end: the bench's reaction turns after the day; desk+lap: the "
+          "two workloads' time together, the whole mixed day")
     for name, v in day.items():
         print("   %s: %s" % (name, ", ".join("%s=%s" % kv for kv in v["keys"].items())
                              or "shipped defaults"))

@@ -15,7 +15,7 @@ import rig
 from . import change_only, day, offline, tablet
 from .daemons import ISP_BINARY, ISP_NAME, MONITOR_SENSOR, Ours, SensorProxy
 from .motion import HAND_TURNS, RING, SPURIOUS_TRACES, Motion, hand_turn, read_expected, read_trace, replay
-from .procfs import drop_cached, proc_counters, rates, rss_breakdown, rss_kib
+from .procfs import Counting, drop_cached, rates, rss_breakdown, rss_kib
 from .progress import log
 from .sensor_reads import count_sensor_reads
 from .table import stats
@@ -103,9 +103,10 @@ class Bench:
     # -- one run: energy windows, memory
 
     def window(self, daemons, seconds):
-        before = {d.label: proc_counters(d.pid) for d in daemons}
-        time.sleep(seconds)
-        after = {d.label: proc_counters(d.pid) for d in daemons}
+        with Counting(d.pid for d in daemons) as counting:
+            before = {d.label: counting.read(d.pid) for d in daemons}
+            time.sleep(seconds)
+            after = {d.label: counting.read(d.pid) for d in daemons}
         return {d.label: rates(before[d.label], after[d.label]) for d in daemons}
 
     def reads(self, daemons, seconds, tag):

@@ -23,7 +23,7 @@ from rig import tablet
 from rig.drivers import feed, hid_hub
 from rig.tablet import BASE_MOUNT_MATRIX, FakeUinput, hinge_readings
 
-from .procfs import proc_counters, rates
+from .procfs import Counting, rates
 from .progress import log
 from .table import fmt, stats
 
@@ -71,9 +71,10 @@ def wait_for_state(r, tablet, since, timeout):
 
 def still_window(r, a, what):
     log("tablet mode: virtual switch only, %s, still, %g s" % (what, a.window))
-    before = proc_counters(r.daemon.pid)
-    time.sleep(a.window)
-    return rates(before, proc_counters(r.daemon.pid))
+    with Counting([r.daemon.pid]) as counting:
+        before = counting.read(r.daemon.pid)
+        time.sleep(a.window)
+        return rates(before, counting.read(r.daemon.pid))
 
 
 def measure_polled(bench, out):

@@ -81,10 +81,14 @@ public enum SamplingPlan: Equatable, Sendable {
 /// estimator's settle time. Low energy mode slows both rates, a `critical` thermal state slows
 /// them further.
 public struct SamplingPolicy: SettingsTable, Equatable {
-    /// While the device is still: no more reads than iio-sensor-proxy's fixed 700 ms poll
-    /// (1.43 per second). The first sample of a turn arrives within this interval and switches
-    /// to the moving rate.
-    public var stillIntervalMsec: UInt32 = 700
+    /// While the device is still: fewer reads than iio-sensor-proxy's fixed 700 ms poll (1.33
+    /// per second against 1.43). The first sample of a turn arrives within this interval and
+    /// switches to the moving rate. Not 700: the readings a turn costs at the moving rate come on
+    /// top, and over a mixed day (`make bench`: still with a quarter turn a minute, and small
+    /// motion with a turn in 5 minutes, 600 s each) 700 ms made 1.03x iio-sensor-proxy's
+    /// wakeups and 750 ms 0.97x, with spaced turns still decided at the linger interval
+    /// (docs/testing.md, the mixed day).
+    public var stillIntervalMsec: UInt32 = 750
     /// While the device moves: the estimator's settle time then spans several samples, so a
     /// turn is committed as soon as the evidence allows.
     public var movingIntervalMsec: UInt32 = 40
@@ -94,7 +98,7 @@ public struct SamplingPolicy: SettingsTable, Equatable {
     /// The lingering rate: after the motion, for `motionLingerMsec`. The estimator's own evidence
     /// needs the moving rate only once it sees motion, and the first reading of a new turn does
     /// (`isSettling`), so the wait for it is what this interval sets: 60 ms on average, where
-    /// the still interval would make it 350 ms, and a turn soon after another is decided in
+    /// the still interval would make it 375 ms, and a turn soon after another is decided in
     /// about 140 ms, under half of iio-sensor-proxy's time, at 8 reads a second instead of 25
     /// (`make bench`, the mixed day). Never shorter than the mode's moving interval nor longer
     /// than its still one.
@@ -271,7 +275,7 @@ public struct SamplingPolicy: SettingsTable, Equatable {
 public struct MotionHistory: Equatable, Sendable {
     /// Quiet time that separates two motions, seconds: a turn is read at the moving rate from
     /// its first reading on, so its readings are well under this apart, while the first reading
-    /// of the next turn comes a linger or still interval (120 or 700 ms) after the last one.
+    /// of the next turn comes a linger or still interval (120 or 750 ms) after the last one.
     public static let episodeGap = 0.5
     /// When a reading last saw motion; nil before the first.
     public private(set) var lastMotion: Double?

@@ -346,7 +346,7 @@ import Testing
             StillIntervalMsec=500
             """
         let (settings, diagnostics) = interpret(text)
-        #expect(settings.sampling.stillIntervalMsec == 700)
+        #expect(settings.sampling.stillIntervalMsec == 750)
         #expect(settings.sampling.movingIntervalMsec == 40)
         #expect(settings.sampling.lowEnergyStillIntervalMsec == 1500)
         #expect(settings.sampling.lowEnergyMovingIntervalMsec == 100)

@@ -14,7 +14,7 @@ import Testing
 //   step quarter turn (calm fast path), from the first sample showing it: 10 Hz 0.10 s,
 //     25 Hz 0.08 s, 50 Hz 0.08 s (0.30-0.32 s before it); with 0.03 g noise and 3 degrees of
 //     tremor (settle-time path, as before) median 0.30 / 0.38 / 0.38 s
-//   the daemon's adaptive sampling (0.7 s still, 0.04 s moving): quarter turn median 0.08 s
+//   the daemon's adaptive sampling (0.75 s still, 0.04 s moving): quarter turn median 0.09 s
 //   adjacent switch angle at commit: 61 degrees on a 3 deg/s sweep, 63 at 9 deg/s (hysteresis 60)
 //   face-up and face-down entered at 70.6 degrees of tilt (2 deg/s tilt), left at 59.4
 //
@@ -655,12 +655,15 @@ struct EstimatorTargetTests {
 
     // MARK: Adaptive sampling (the daemon reads a still device slowly)
 
+    /// The daemon's still interval, seconds.
+    static let defaultStill = Double(SamplingPolicy().stillIntervalMsec) / 1000
+
     /// Replays `motion` the way an adaptive sampler reads it: every `still` seconds while the
     /// estimator is not settling, every `moving` seconds while it is and for `linger` seconds after
-    /// (the daemon's defaults are 0.7 s, 0.04 s and 5 s). Returns the decisions and the number of
-    /// readings taken at the fast rate.
+    /// (by default the daemon's `SamplingPolicy` still interval, 0.04 s and 5 s). Returns the
+    /// decisions and the number of readings taken at the fast rate.
     static func adaptiveReplay(
-        _ motion: Motion, until end: Double, start: Double, still: Double = 0.7, moving: Double = 0.04,
+        _ motion: Motion, until end: Double, start: Double, still: Double = defaultStill, moving: Double = 0.04,
         linger: Double = 5, noise: Double = 0.01 * g, tremor: Double = 0, seed: UInt64 = 1
     ) -> (decisions: [(time: Double, device: DeviceOrientation)], fastReadings: Int) {
         var estimator = OrientationEstimator()
@@ -695,11 +698,12 @@ struct EstimatorTargetTests {
                 if replay.decisions.count == 2 { delays.append(replay.decisions[1].time - 30 - duration) }
             }
         }
-        // Measured: median 0.14 s, longest 0.52 s (the first reading of the turn may come up to
-        // 0.7 s after it started; from then on the fast rate and the settle time decide, or the calm
-        // fast path when that reading already shows the turn ended).
+        // Measured: median 0.09 s, longest 0.57 s at the 0.75 s still interval (0.08 and 0.52 s at
+        // 0.7 s; the first reading of the turn may come up to a still interval after it started;
+        // from then on the fast rate and the settle time decide, or the calm fast path when that
+        // reading already shows the turn ended).
         print(
-            "adaptive sampling (0.7 s still, 0.04 s moving): median delay", median(delays), "longest",
+            "adaptive sampling (\(Self.defaultStill) s still, 0.04 s moving): median delay", median(delays), "longest",
             delays.max() ?? .nan)
         #expect(median(delays) <= 0.25)
         #expect(delays.max() ?? .infinity <= 0.7)

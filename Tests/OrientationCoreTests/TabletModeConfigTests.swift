@@ -164,14 +164,14 @@ import Testing
                     virtualSwitch: true, hingeMoving: moving)
             ).intervalMsec
         }
-        #expect(plan(claims: 1, moving: false) == 700)
+        #expect(plan(claims: 1, moving: false) == 750)
         #expect(plan(claims: 1, moving: true) == 100)
         #expect(plan(claims: 1, moving: false, bodyMoving: true) == 40)
         #expect(plan(claims: 1, moving: false, lowEnergy: true) == 1500)
         // Without the virtual switch the hinge does not count.
         #expect(
             policy.plan(SamplingInputs(claims: 1, pendingReads: 0, hasAccelerometer: true, hingeMoving: true))
-                .intervalMsec == 700)
+                .intervalMsec == 750)
     }
 
     @Test func configuredHingeIntervals() {

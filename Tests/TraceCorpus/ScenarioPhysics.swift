@@ -281,9 +281,15 @@ public struct SensorModel: Sendable {
         noise: ClosedRange<Double> = 0.005...0.03
     ) -> SensorModel {
         var s = SensorModel()
+        let policy = SamplingPolicy()
+        func seconds(_ msec: UInt32) -> Double { Double(msec) / 1000 }
+        let linger = seconds(policy.motionLingerMsec)
         let rates: [Rate] = [
             .fixed(10), .fixed(12.5), .fixed(25), .fixed(50), .fixed(100),
-            .adaptive(still: 0.7, moving: 0.04, linger: 5), .adaptive(still: 1.5, moving: 0.1, linger: 5),
+            .adaptive(still: seconds(policy.stillIntervalMsec), moving: seconds(policy.movingIntervalMsec), linger: linger),
+            .adaptive(
+                still: seconds(policy.lowEnergyStillIntervalMsec), moving: seconds(policy.lowEnergyMovingIntervalMsec),
+                linger: linger),
         ]
         s.rate = rates[random.index(rates.count)]
         s.bias = Vector3(random.uniform(-1...1), random.uniform(-1...1), random.uniform(-1...1)) * maxBias

@@ -22,7 +22,7 @@ gi.require_version("GLib", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
 
 from rig import (BUS_NAME, INTERFACE, OBJECT_PATH, REPO_ROOT,  # noqa: E402
-                 SYSTEM_DEFAULT_POLICY)
+                 STILL_INTERVAL_MSEC, SYSTEM_DEFAULT_POLICY)
 
 pytestmark = pytest.mark.daemon
 
@@ -343,7 +343,7 @@ def test_forged_signals_from_an_unprivileged_peer_change_nothing(policed_rig, fo
     rig = policed_rig
     claimer = rig.bus_client(start=True)
     rig.wait_for_property("DeviceOrientation", "portrait", CHANGE)
-    rig.wait_for_property("SampleIntervalMsec", 700, CHANGE)
+    rig.wait_for_property("SampleIntervalMsec", STILL_INTERVAL_MSEC, CHANGE)
     before = rig.get_properties()
     destination = daemon_unique_name(rig) if to == "unique-name" else BUS_NAME
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from rig import wait_until
+from rig import STILL_INTERVAL_MSEC, wait_until
 from rig.contract import POSES
 from rig.drivers import attribute, bmc150, cros_ec, feed, hid_hub, mma8452
 
@@ -144,7 +144,8 @@ def test_the_rate_serves_the_plan_and_is_restored(make_rig, add, name, original,
     rig = started(make_rig, add, config_text=MOVING_LINGER)
     accel = rig.accel
     client = rig.bus_client(start=True)
-    wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 10.0, what="still interval")
+    wait_until(lambda: rig.get_property("SampleIntervalMsec") == STILL_INTERVAL_MSEC, 10.0,
+               what="still interval")
     wait_for_rate(accel, name, still)
     accel.set_pose("landscape-left")
     wait_for_rate(accel, name, moving, 5.0)
@@ -170,7 +171,7 @@ def test_a_polled_device_under_10_hz_is_raised_when_taken(make_rig):
 
 def test_a_buffered_device_gets_the_lowest_rate_that_serves_the_plan(make_rig):
     """Buffered, an mma8452 at 800 Hz would deliver 800 scans a second while the plan asks
-    for one every 700 ms: it gets 1.56 Hz (no floor: scans come on their own)."""
+    for one every 750 ms: it gets 1.56 Hz (no floor: scans come on their own)."""
     import threading
     rig = started(make_rig, mma8452, buffered=True)
     accel = rig.accel
@@ -186,7 +187,8 @@ def test_a_buffered_device_gets_the_lowest_rate_that_serves_the_plan(make_rig):
     scanner = threading.Thread(target=device)
     scanner.start()
     try:
-        wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 15.0, what="still interval")
+        wait_until(lambda: rig.get_property("SampleIntervalMsec") == STILL_INTERVAL_MSEC, 15.0,
+                   what="still interval")
         wait_for_rate(accel, "in_accel_sampling_frequency", "1.56", 5.0)
         assert attribute(accel, "trigger/current_trigger") == "mma8452-dev0"
     finally:
@@ -196,12 +198,13 @@ def test_a_buffered_device_gets_the_lowest_rate_that_serves_the_plan(make_rig):
 
 def test_a_buffer_faster_than_the_still_plan_is_polled_instead(make_rig):
     """A buffered bmc150 scans at 15.62 Hz at the slowest, and every scan would wake the daemon
-    where the still plan reads every 700 ms: its channels are polled at the plan's rate
+    where the still plan reads every 750 ms: its channels are polled at the plan's rate
     instead (said once), and it follows a turn. An mma8452, which goes down to 1.56 Hz, keeps its
     buffer (test_a_buffered_device_gets_the_lowest_rate_that_serves_the_plan)."""
     rig = started(make_rig, bmc150, buffered=True)
     rig.bus_client(start=True)
-    wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 15.0, what="still interval")
+    wait_until(lambda: rig.get_property("SampleIntervalMsec") == STILL_INTERVAL_MSEC, 15.0,
+               what="still interval")
     rig.wait_for_property("DeviceOrientation", "portrait", 5.0)
     rig.accel.set_pose("landscape-left")
     rig.wait_for_property("DeviceOrientation", "landscape-left", 5.0)

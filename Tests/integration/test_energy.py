@@ -14,12 +14,13 @@ import time
 import pytest
 
 import energy_mocks as em
-from rig import REPO_ROOT, SYSTEM_DEFAULT_POLICY, BusCallError, RigError, wait_until
+from rig import (REPO_ROOT, STILL_INTERVAL_MSEC, SYSTEM_DEFAULT_POLICY, BusCallError, RigError,
+                 wait_until)
 
 pytestmark = pytest.mark.daemon
 
 # The sampling intervals (defaults) a claimed, still device shows.
-STILL = 700
+STILL = STILL_INTERVAL_MSEC
 MOVING = 40
 LOW_STILL = 1500
 LOW_MOVING = 100

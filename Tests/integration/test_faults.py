@@ -32,7 +32,6 @@ pytestmark = pytest.mark.daemon
 
 CHANGE = 5.0
 ANSWER = 2.0  # a property read must come back within this, whatever the sensor does
-STILL = 700
 
 
 @pytest.fixture(scope="session")

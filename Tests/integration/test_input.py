@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from rig import POSES, Rig, wait_until
+from rig import POSES, STILL_INTERVAL_MSEC, Rig, wait_until
 
 ORIENTATIONS = ["landscape-left", "portrait-upside-down", "landscape-right", "portrait"]
 
@@ -215,8 +215,10 @@ def test_driver_poll_interval_follows_the_plan_and_is_restored(make_rig):
         rig.daemon.start()
         assert rig.input.attribute("device/poll") == "100"  # untouched while idle
         client = rig.bus_client(start=True)
-        wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 10.0, what="still rate")
-        wait_until(lambda: rig.input.attribute("device/poll") == "700", 5.0, what="poll 700")
+        wait_until(lambda: rig.get_property("SampleIntervalMsec") == STILL_INTERVAL_MSEC, 10.0,
+                   what="still rate")
+        wait_until(lambda: rig.input.attribute("device/poll") == str(STILL_INTERVAL_MSEC), 5.0,
+                   what="poll at the still interval")
         rig.input.set_pose("landscape-left")
         wait_until(lambda: rig.input.attribute("device/poll") == "40", 5.0, what="poll 40")
         client.close()

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from rig import G, POSES, Rig, wait_until
+from rig import STILL_INTERVAL_MSEC, G, POSES, Rig, wait_until
 from rig.contract import DEFAULT_SCALE
 
 SCALE = 0.00980665  # raw 1000 = 1 g
@@ -292,8 +292,9 @@ def test_sampling_frequency_follows_the_plan_and_is_restored(make_rig):
         rate = accel.directory / "sampling_frequency"
         assert rate.read_text().strip() == "100"  # untouched while idle
         client = rig.bus_client(start=True)
-        # Still: 700 ms needs 1.43 Hz, so 10 Hz is the lowest that serves it.
-        wait_until(lambda: rig.get_property("SampleIntervalMsec") == 700, 10.0, what="still rate")
+        # Still: 750 ms needs 1.33 Hz, so 10 Hz is the lowest that serves it.
+        wait_until(lambda: rig.get_property("SampleIntervalMsec") == STILL_INTERVAL_MSEC, 10.0,
+                   what="still rate")
         wait_until(lambda: rate.read_text().strip() == "10", 5.0, what="10 Hz")
         # Moving: 40 ms needs 25 Hz.
         accel.set_pose("landscape-left")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rig import (BUS_NAME, REPO_ROOT, SYSTEM_DEFAULT_POLICY, BusCallError, RigError, SystemBus,
-                 default_daemon)
+from rig import (BUS_NAME, REPO_ROOT, STILL_INTERVAL_MSEC, SYSTEM_DEFAULT_POLICY, BusCallError,
+                 RigError, SystemBus, default_daemon)
 
 SYSTEMD = REPO_ROOT / "systemd"
 UDEV = REPO_ROOT / "udev"
@@ -235,7 +235,7 @@ def test_default_config_has_every_key_commented():
                         "Sampling"]
     assert keys[("Energy", "LowEnergyMode")] == "auto"
     assert keys[("Energy", "BatteryLowPercent")] == "20"
-    assert keys[("Sampling", "StillIntervalMsec")] == "700"
+    assert keys[("Sampling", "StillIntervalMsec")] == str(STILL_INTERVAL_MSEC)
     assert keys[("Thermal", "FallbackCriticalCelsius")] == "95"
     assert keys[("Orientation", "AllowedInterfaceOrientations")].split() == [
         "portrait", "portrait-upside-down", "landscape-left", "landscape-right"]

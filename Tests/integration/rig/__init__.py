@@ -37,7 +37,8 @@ from .bus import (BUS_CONFIG, PERMISSIVE_POLICY, SYSTEM_DEFAULT_POLICY, BusctlEr
 from .clients import (BusCallError, BusClient, RunningClient,  # noqa: F401
                       copy_for_other_users)
 from .contract import (BUS_NAME, DEVICE_VALUES, INTERFACE, INTERFACE_FOR_DEVICE,  # noqa: F401
-                       INTERFACE_VALUES, OBJECT_PATH, POSES, STANDARD_GRAVITY, G)
+                       INTERFACE_VALUES, OBJECT_PATH, POSES, STANDARD_GRAVITY,
+                       STILL_INTERVAL_MSEC, G)
 from .daemon import Daemon, ctxt_switches  # noqa: F401
 from .devices import (CHANNELS, DEFAULT_SCALE, VALUE_WIDTH, FakeAccelerometer,  # noqa: F401
                       FakeInputAccelerometer, parse_mount_matrix)

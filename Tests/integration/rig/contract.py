@@ -5,6 +5,10 @@ BUS_NAME = "io.github.MotionOrientation1"
 OBJECT_PATH = "/io/github/MotionOrientation1"
 INTERFACE = "io.github.MotionOrientation1"
 
+# SampleIntervalMsec of a claimed, still device under the defaults ([Sampling] StillIntervalMsec=,
+# SamplingPolicy.stillIntervalMsec).
+STILL_INTERVAL_MSEC = 750
+
 STANDARD_GRAVITY = 9.80665
 G = STANDARD_GRAVITY
 # in_accel_scale such that a raw value of 1000 is 1 g.
