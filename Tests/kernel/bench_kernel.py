@@ -23,9 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "integration"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
 import vmrig  # noqa: E402
-from rig import (PERMISSIVE_POLICY, POSES, LineReader, SystemBus, ctxt_switches,  # noqa: E402
+from bench.procfs import Counting  # noqa: E402
+from rig import (PERMISSIVE_POLICY, POSES, LineReader, SystemBus,  # noqa: E402
                  kill_process, spawn, wait_until)
 from rig.uhid_hub import SensorHub  # noqa: E402
 
@@ -41,21 +43,15 @@ MOVING_SECONDS = 10.0
 MOVING_UPDATE_HZ = 25.0
 
 
-def measure_still(pid, hub):
+def measure_still(counting, pid, hub):
+    """Wakeups and hub reports while claimed and still. `counting` (bench.procfs) keeps the
+    switches of threads that end meanwhile (iio-sensor-proxy's GLib pool thread does)."""
     time.sleep(SETTLE_SECONDS)
-    before, reports = ctxt_switches(pid)[0], hub.input_reports
+    before, reports = counting.read(pid)["voluntary"], hub.input_reports
     time.sleep(STILL_SECONDS)
-    return {"wakeups_per_s": (ctxt_switches(pid)[0] - before) / STILL_SECONDS,
+    return {"wakeups_per_s": (counting.read(pid)["voluntary"] - before) / STILL_SECONDS,
             "hub_reports_per_s": (hub.input_reports - reports) / STILL_SECONDS,
             "report_interval_ms": hub.interval_ms}
-
-
-def cpu_seconds(pid):
-    """The CPU time of all of pid's threads so far (/proc/PID/task/*/schedstat, ns)."""
-    total = 0
-    for task in Path("/proc/%d/task" % pid).iterdir():
-        total += int((task / "schedstat").read_text().split()[0])
-    return total / 1e9
 
 
 def syscalls(pid):
@@ -65,7 +61,7 @@ def syscalls(pid):
     return int(fields["syscr"]) + int(fields["syscw"])
 
 
-def measure_use(pid, hub, turn_seen):
+def measure_use(counting, pid, hub, turn_seen):
     """From rest (after measure_still), then while in use, then CPU per report while moving.
     turn_seen(pose) returns once the client has seen the device turn to pose."""
     started = time.monotonic()
@@ -81,7 +77,7 @@ def measure_use(pid, hub, turn_seen):
         seen.append(time.monotonic() - started)
     row["in_use_turn_s"] = sorted(seen)[len(seen) // 2]
     time.sleep(IN_USE_PAUSE)
-    cpu, calls, reports = cpu_seconds(pid), syscalls(pid), hub.input_reports
+    cpu, calls, reports = counting.read(pid)["cpu_ns"], syscalls(pid), hub.input_reports
     g = math.hypot(*POSES["portrait"])
     start = time.monotonic()
     while (now := time.monotonic()) - start < MOVING_SECONDS:
@@ -89,7 +85,7 @@ def measure_use(pid, hub, turn_seen):
         hub.set_gravity(-g * math.sin(angle), -g * math.cos(angle), 0.0)
         time.sleep(1.0 / MOVING_UPDATE_HZ)
     reports = hub.input_reports - reports
-    row["cpu_per_report_us"] = (cpu_seconds(pid) - cpu) / max(reports, 1) * 1e6
+    row["cpu_per_report_us"] = (counting.read(pid)["cpu_ns"] - cpu) / max(reports, 1) / 1e3
     row["io_calls_per_report"] = (syscalls(pid) - calls) / max(reports, 1)
     row["moving_feature_requests"] = sum(1 for at, kind, _ in list(hub.events)
                                          if at >= start and kind in ("get-report", "set-feature"))
@@ -102,19 +98,20 @@ def ours(hub, tmp):
     monitor = None
     try:
         rig.start_daemon()
-        nobody = pwd.getpwnam("nobody")
-        monitor = spawn(["setpriv", "--reuid=%d" % nobody.pw_uid, "--regid=%d" % nobody.pw_gid,
-                         "--clear-groups", str(rig.client_binary), "monitor", "--device"],
-                        env=rig.bus.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        lines = LineReader(monitor)
+        with Counting([rig.proc.pid]) as counting:
+            nobody = pwd.getpwnam("nobody")
+            monitor = spawn(["setpriv", "--reuid=%d" % nobody.pw_uid, "--regid=%d" % nobody.pw_gid,
+                             "--clear-groups", str(rig.client_binary), "monitor", "--device"],
+                            env=rig.bus.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            lines = LineReader(monitor)
 
-        def turn_seen(pose):
-            lines.expect(lambda line: line.strip() == "device " + pose, 30,
-                         what="motion-orientation monitor: device " + pose)
-        turn_seen("portrait")
-        row = measure_still(rig.proc.pid, hub)
-        row.update(measure_use(rig.proc.pid, hub, turn_seen))
-        return row
+            def turn_seen(pose):
+                lines.expect(lambda line: line.strip() == "device " + pose, 30,
+                             what="motion-orientation monitor: device " + pose)
+            turn_seen("portrait")
+            row = measure_still(counting, rig.proc.pid, hub)
+            row.update(measure_use(counting, rig.proc.pid, hub, turn_seen))
+            return row
     finally:
         if monitor is not None:
             kill_process(monitor)
@@ -127,21 +124,22 @@ def theirs(hub, tmp):
     try:
         proxy = spawn([IIO_SENSOR_PROXY], env=bus.env(), stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL)
-        wait_until(lambda: bus.name_has_owner("net.hadess.SensorProxy"), 30,
-                   what="iio-sensor-proxy on the bus")
-        monitor = spawn(["stdbuf", "-oL", "monitor-sensor"], env=bus.env(), stdout=subprocess.PIPE,
-                        stderr=subprocess.STDOUT)
-        lines = LineReader(monitor)
-        lines.expect(lambda line: "orientation: normal" in line or "changed: normal" in line, 30,
-                     what="monitor-sensor: normal")
-        names = {"portrait": "normal", "landscape-left": "right-up"}
+        with Counting([proxy.pid]) as counting:
+            wait_until(lambda: bus.name_has_owner("net.hadess.SensorProxy"), 30,
+                       what="iio-sensor-proxy on the bus")
+            monitor = spawn(["stdbuf", "-oL", "monitor-sensor"], env=bus.env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            lines = LineReader(monitor)
+            lines.expect(lambda line: "orientation: normal" in line or "changed: normal" in line, 30,
+                         what="monitor-sensor: normal")
+            names = {"portrait": "normal", "landscape-left": "right-up"}
 
-        def turn_seen(pose):
-            lines.expect(lambda line: "changed: " + names[pose] in line, 30,
-                         what="monitor-sensor: " + names[pose])
-        row = measure_still(proxy.pid, hub)
-        row.update(measure_use(proxy.pid, hub, turn_seen))
-        return row
+            def turn_seen(pose):
+                lines.expect(lambda line: "changed: " + names[pose] in line, 30,
+                             what="monitor-sensor: " + names[pose])
+            row = measure_still(counting, proxy.pid, hub)
+            row.update(measure_use(counting, proxy.pid, hub, turn_seen))
+            return row
     finally:
         for proc in (monitor, proxy):
             if proc is not None:
