@@ -241,7 +241,8 @@ public struct OrientationEstimator: Sendable {
                 calmGravity, tilt: UprightGeometry.tilt(of: calmGravity), vigour: vigour, faces: facesAvailable,
                 settings)
         } else if vibrating, let mean = vibrationMean {
-            proposal = decision.propose(mean, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, settings)
+            proposal = decision.propose(
+                mean, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, steadyMean: true, settings)
         } else {
             proposal = decision.propose(filtered, tilt: tilt, vigour: vigour, faces: facesAvailable, settings)
         }
