@@ -191,7 +191,7 @@ public struct OrientationEstimator: Sendable {
         reference.hear(magnitude, elapsed: sincePrevious <= settings.maximumSampleGap ? sincePrevious : 0, settings)
         previousReading = reading
         previousReadingTime = time
-        steadyMean.update(reading, at: time, settings)
+        steadyMean.update(reading, at: time, oneG: reference.oneGForMean(for: magnitude, settings), settings)
 
         switch reference.judge(magnitude, calm: calm, previousTime: previousTime, at: time, settings) {
         case .accepted: break
