@@ -263,6 +263,15 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// still sooner after the turn's end.
     public var vibrationRestartAngle = 25.0
 
+    /// Highest face enter tilt for a vibration's steady mean: the enter tilt rises with the vigour
+    /// as for the filter (`disturbedFaceEnterTilt`), but no further than this. Degrees, default 80:
+    /// the mean holds still (within `vibrationSpread`), so it does not wander across the enter tilt
+    /// as a disturbed filter does, and a device lying flat at 80-85 degrees under a vibration of
+    /// 0.3-0.5 g (whose vigour is that of a swung arm) is face-up or face-down; a hand holding a
+    /// device at 70-75 degrees with a light vibration (vigour under half of `disturbanceFullScale`)
+    /// still meets the raised tilt.
+    public var vibrationFaceEnterTilt = 80.0
+
     // MARK: Evidence timers
 
     /// Evidence time for the first decision after init or reset: the same unambiguous proposal,

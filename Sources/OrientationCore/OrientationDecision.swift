@@ -2,7 +2,8 @@
 /// timers, the holds, and the committed orientation.
 ///
 /// Face-up and face-down are proposed with enter and leave tilts (the enter tilt rising toward
-/// `disturbedFaceEnterTilt` with the vigour); otherwise, if not lying too flat, the upright
+/// `disturbedFaceEnterTilt` with the vigour, for a vibration's steady mean no further than
+/// `vibrationFaceEnterTilt`); otherwise, if not lying too flat, the upright
 /// orientation by the in-plane angle, with hysteresis (the current axis is kept up to
 /// `switchAngle` away from it). Held overhead (screen down beyond `overheadTilt`), the last
 /// upright orientation is kept. A changed proposal becomes the candidate; it is committed when
@@ -64,8 +65,11 @@ public struct OrientationDecision: Sendable, Equatable {
     /// The orientation gravity `g` with tilt `tilt` (nil: too short to mean anything) points at,
     /// given the committed state; nil when ambiguous (too short, between tilt limits, or near 45
     /// degrees with no axis to hold). `faces`: face-up and face-down may be proposed.
+    /// `steadyMean`: `g` is a vibration's steady mean, whose enter tilt rises no further than
+    /// `vibrationFaceEnterTilt`.
     public func propose(
-        _ g: Vector3, tilt: Double?, vigour: Double, faces: Bool, _ settings: EstimatorSettings
+        _ g: Vector3, tilt: Double?, vigour: Double, faces: Bool, steadyMean: Bool = false,
+        _ settings: EstimatorSettings
     ) -> DeviceOrientation? {
         guard let tilt else { return nil }
         if faces {
@@ -75,8 +79,10 @@ public struct OrientationDecision: Sendable, Equatable {
             // toward `disturbedFaceEnterTilt` as the magnitude swings harder.
             if abs(tilt) > settings.faceEnterTilt {
                 let disturbance = min(vigour / settings.disturbanceFullScale, 1)
-                let enterTilt =
+                let raised =
                     settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
+                // A vibration's mean holds still: it wanders across no enter tilt.
+                let enterTilt = steadyMean ? min(raised, max(settings.vibrationFaceEnterTilt, settings.faceEnterTilt)) : raised
                 if tilt > enterTilt { return .faceUp }
                 if -tilt > enterTilt { return .faceDown }
             }

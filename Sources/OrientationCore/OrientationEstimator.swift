@@ -37,7 +37,8 @@
 ///    recently, no hold applies (a vigour above `vigourRotationLimit` holds rotations but the
 ///    first upright one while it lasts), and there is evidence for it. A vibration's steady mean
 ///    is evidence of its own, past the rejected readings, the swing and vigour holds and the
-///    speed gate (a car mount, a train: zero-mean vibration, see `EstimatorSettings`). The mid-turn commit: the candidate is the turn
+///    speed gate (a car mount, a train: zero-mean vibration, see `EstimatorSettings`), also for a
+///    turn target that is the orientation the mean proposes. The mid-turn commit: the candidate is the turn
 ///    target, so a hand's quarter turn is committed as it slows into its end. The calm fast
 ///    path: the candidate appeared during an established sudden-turn calm run, so a step is
 ///    committed `calmSettleTime` after the first reading that shows it. Otherwise (slow turns,
@@ -190,7 +191,7 @@ public struct OrientationEstimator: Sendable {
         reference.hear(magnitude, elapsed: sincePrevious <= settings.maximumSampleGap ? sincePrevious : 0, settings)
         previousReading = reading
         previousReadingTime = time
-        steadyMean.update(reading, at: time, settings)
+        steadyMean.update(reading, at: time, oneG: reference.oneGForMean(for: magnitude, settings), settings)
 
         switch reference.judge(magnitude, calm: calm, previousTime: previousTime, at: time, settings) {
         case .accepted: break
@@ -233,6 +234,11 @@ public struct OrientationEstimator: Sendable {
         let vibrationTilt = vibrationMean.map { UprightGeometry.tilt(of: $0) }
         let vibrating =
             vibrationTilt.map { abs($0) <= settings.vibrationTiltLimit || abs($0) > settings.faceEnterTilt } ?? false
+        let meanProposal =
+            vibrating
+            ? vibrationMean.flatMap {
+                decision.propose($0, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, steadyMean: true, settings)
+            } : nil
         let proposal: DeviceOrientation?
         if let target = turn.target {
             proposal = target
@@ -240,8 +246,8 @@ public struct OrientationEstimator: Sendable {
             proposal = decision.propose(
                 calmGravity, tilt: UprightGeometry.tilt(of: calmGravity), vigour: vigour, faces: facesAvailable,
                 settings)
-        } else if vibrating, let mean = vibrationMean {
-            proposal = decision.propose(mean, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, settings)
+        } else if vibrating {
+            proposal = meanProposal
         } else {
             proposal = decision.propose(filtered, tilt: tilt, vigour: vigour, faces: facesAvailable, settings)
         }
@@ -249,7 +255,9 @@ public struct OrientationEstimator: Sendable {
         let evidence = OrientationDecision.Evidence(
             calm: calm, angularSpeed: filter.angularSpeed, vigour: vigour, turnTarget: turn.target,
             calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
-            vibration: vibrating && turn.target == nil && calmRun.gravity == nil)
+            // A turn slowing into the orientation the vibration's mean proposes (the mean settled
+            // before the turn follower let go) has the mean's evidence too.
+            vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal))
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.

@@ -15,7 +15,9 @@
 /// hundredths, a vibrating one a tenth or more. How much of that deviation is slow (left after
 /// the first low-pass, `slowDeviation`) tells a vibration at 5 Hz or more (a fifth) from a
 /// stride or a swinging bag at 1-2 Hz (a half and more). A turn, where the first low-pass leads
-/// the mean by `vibrationRestartAngle`, starts the mean over from the reading.
+/// the mean by `vibrationRestartAngle`, starts the mean over from the reading, or, when the reading
+/// is one the magnitude gate would reject (the end of a hand's turn pushes 2 g), from the first
+/// reading after it that the gate would take.
 public struct SteadyMean: Sendable, Equatable {
     /// The mean reading, nil before the first reading or after a restart.
     public private(set) var gravity: Vector3?
@@ -34,6 +36,8 @@ public struct SteadyMean: Sendable, Equatable {
     private var evidence = 0.0
     private var time = 0.0
     private var anchor: Vector3?
+    // A turn started the mean over at a reading the gate would reject: the next one it takes does.
+    private var restartPending = false
 
     /// No mean yet.
     public init() {}
@@ -59,12 +63,21 @@ public struct SteadyMean: Sendable, Equatable {
         return abs(gravity.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand
     }
 
-    /// Feeds a finite reading taken at `time`.
-    public mutating func update(_ reading: Vector3, at time: Double, _ settings: EstimatorSettings) {
+    /// Feeds a finite reading taken at `time`; `oneG`, the 1 g the gate measures it against (nil:
+    /// a restart takes any reading).
+    public mutating func update(
+        _ reading: Vector3, at time: Double, oneG: Double? = nil, _ settings: EstimatorSettings
+    ) {
         defer { self.time = time }
         let elapsed = time - self.time
         guard let mean = gravity, elapsed > 0, elapsed <= settings.maximumSampleGap else {
             if gravity == nil || elapsed != 0 { restart(from: reading, at: time) }
+            return
+        }
+        // The end of a hand's turn pushes 2 g, which a mean started over from it would carry for
+        // long: it starts over from the first reading the gate takes.
+        if restartPending {
+            if Self.isPlausible(reading, oneG: oneG, settings) { restart(from: reading, at: time) }
             return
         }
         let tau = settings.vibrationTimeConstant
@@ -80,6 +93,7 @@ public struct SteadyMean: Sendable, Equatable {
         // it starts over from the reading.
         if first.angle(to: next) > settings.vibrationRestartAngle {
             restart(from: reading, at: time)
+            restartPending = !Self.isPlausible(reading, oneG: oneG, settings)
             return
         }
         gravity = next
@@ -98,8 +112,16 @@ public struct SteadyMean: Sendable, Equatable {
         since = time
     }
 
+    /// Whether the magnitude gate would take `reading` against `oneG` (any reading without one).
+    static func isPlausible(_ reading: Vector3, oneG: Double?, _ settings: EstimatorSettings) -> Bool {
+        guard let oneG, oneG > 0 else { return true }
+        let ratio = reading.magnitude / oneG
+        return ratio >= settings.lowerMagnitudeGate && ratio <= settings.upperMagnitudeGate
+    }
+
     /// Forgets the mean (a new timeline).
     public mutating func restart() {
+        restartPending = false
         gravity = nil
         anchor = nil
         deviation = 0
@@ -108,6 +130,7 @@ public struct SteadyMean: Sendable, Equatable {
     }
 
     private mutating func restart(from reading: Vector3, at time: Double) {
+        restartPending = false
         gravity = reading
         first = reading
         evidence = 0

@@ -21,7 +21,7 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 49)
+        #expect(settings.entries.count == 50)
         #expect(settings.midTurnAngle > settings.switchAngle && settings.midTurnAngle < 90)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }

@@ -17,9 +17,7 @@ struct GeneratedTraceTests {
         (try? String(contentsOfFile: directory + "/hinge/expected.txt", encoding: .utf8)).map(HingeOutcome.parse) ?? []
 
     /// Traces the current estimators fail, and who fixes them.
-    static let knownFailing: [String: String] = [
-        "bumpy-still-21-half-turn": "est",
-    ]
+    static let knownFailing: [String: String] = [:]
 
     static func read(_ path: String) throws -> String {
         try String(contentsOfFile: directory + "/" + path, encoding: .utf8)

@@ -43,6 +43,26 @@ struct OrientationDecisionTests {
         #expect(decision.propose(gravity(angle: 90), tilt: nil, vigour: 0, faces: true, settings) == nil)
     }
 
+    /// The vigour raises the face enter tilt toward `disturbedFaceEnterTilt` (a disturbed filter
+    /// wanders across it); a vibration's steady mean holds still, and its enter tilt rises no
+    /// further than `vibrationFaceEnterTilt`: a device lying at 82 degrees under a strong
+    /// vibration is face-up.
+    @Test func aVibrationsSteadyMeanEntersFaceUpBelowTheDisturbedTilt() {
+        let decision = OrientationDecision()
+        func propose(tilt: Double, vigour: Double, steadyMean: Bool) -> DeviceOrientation? {
+            decision.propose(
+                gravity(angle: 0, tilt: tilt), tilt: tilt, vigour: vigour, faces: true, steadyMean: steadyMean,
+                settings)
+        }
+        #expect(propose(tilt: 82, vigour: 0.3, steadyMean: false) == nil)
+        #expect(propose(tilt: 82, vigour: 0.3, steadyMean: true) == .faceUp)
+        #expect(propose(tilt: -82, vigour: 0.3, steadyMean: true) == .faceDown)
+        #expect(propose(tilt: 78, vigour: 0.3, steadyMean: true) == nil)
+        // A light vibration raises the mean's enter tilt as it does the filter's.
+        #expect(propose(tilt: 74, vigour: 0.1, steadyMean: true) == nil)
+        #expect(propose(tilt: 74, vigour: 0, steadyMean: true) == .faceUp)
+    }
+
     @Test func theFirstDecisionIsFastOnlyWhenCalm() {
         var calm = OrientationDecision()
         #expect(commitTime(&calm, .portrait, from: 0, until: 1, evidence: still()) == 0.06)

@@ -41,7 +41,7 @@ struct ScenarioPropertyTests {
     }
 
     @Test func bumpyStillDecided() {
-        withKnownIssue("bumpy-still-decided: fixed by est") { Self.expectHolds("bumpy-still-decided") }
+        Self.expectHolds("bumpy-still-decided")
     }
 
     @Test func noDirectHalfTurn() {

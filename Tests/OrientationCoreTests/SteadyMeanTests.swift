@@ -90,6 +90,26 @@ struct SteadyMeanTests {
         #expect((settled(restartAngle: 1000) ?? 99) > 2.5 + 0.9)
     }
 
+    /// The end of a hand's turn pushes 2 g (its speed turning round the grip): a mean started over
+    /// at such a reading would carry it for long. Given the 1 g it is measured against, the mean
+    /// starts over at the first reading the magnitude gate would take instead.
+    @Test func aTurnStartsTheMeanOverAtAPlausibleReading() {
+        func afterTurn(oneG: Double?) -> Vector3? {
+            var mean = SteadyMean()
+            let readings = samples(rate: 50, duration: 1.5) { t in
+                t < 1 ? gravity(angle: 0) : t < 1.12 ? gravity(angle: 90, magnitude: 2 * g) : gravity(angle: 90)
+            }
+            for sample in readings { mean.update(sample.reading, at: sample.time, oneG: oneG, settings) }
+            return mean.gravity
+        }
+        let plausible = try? #require(afterTurn(oneG: g))
+        #expect(abs((plausible?.magnitude ?? 0) / g - 1) < 0.01)
+        #expect((plausible?.angle(to: gravity(angle: 90)) ?? 99) < 1)
+        // Without the 1 g, the mean starts over at the turn's 2 g reading.
+        let pushed = try? #require(afterTurn(oneG: nil))
+        #expect((pushed?.magnitude ?? 0) / g > 1.1)
+    }
+
     @Test func aGapOrARestartForgetsIt() {
         var mean = SteadyMean()
         mean.update(gravity(angle: 0), at: 0, settings)

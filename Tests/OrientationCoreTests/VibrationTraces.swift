@@ -153,6 +153,15 @@ struct EstimatorVibrationTests {
         #expect(Self.check("held-still-decided", seed: 186) == nil)
     }
 
+    /// A turn under vibration whose turn follower still names the new orientation when the steady
+    /// mean has settled there (held-still-decided seed 6537, 0.37 g at 9 Hz): the vigour of the
+    /// vibration holds the turn's own commit, and the mean's evidence, which used to apply only
+    /// without a turn target, now covers the target the mean proposes too (landscape-right was
+    /// never decided).
+    @Test func aTurnTargetTheVibrationsMeanProposesHasTheMeansEvidence() {
+        #expect(Self.check("held-still-decided", seed: 6537) == nil)
+    }
+
     /// A device lying between upright and flat (in a bag, a purse) under a vibration: its in-plane
     /// direction means little, and the steady mean does not propose it; a looser limit would.
     @Test func aDeviceLyingHalfFlatIsLeftToTheFilter() {
