@@ -28,3 +28,16 @@ def test_without_virtme_ng_the_stage_is_skipped_with_its_reason(tmp_path):
     assert result.stdout.splitlines() == [
         "test-kernel: skipped: virtme-ng is not installed in %s (make deps)" % (tmp_path / "none")]
     assert "passed" not in result.stdout
+
+
+@pytest.mark.files
+def test_a_build_under_tmp_skips_the_systemd_stage_with_its_reason():
+    """The systemd VM has its own /tmp and /var/tmp: a checkout or build there cannot be run."""
+    result = subprocess.run([PYTHON, str(REPO_ROOT / "Tests" / "kernel" / "systemd" / "run.py"),
+                             "--build-dir", "/tmp/motion-orientation-build"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("test-systemd: skipped: "), result.stdout
+    # Where the VM's tools are installed, the reason is the kept-out /tmp.
+    assert "under /tmp, which the VM keeps out" in lines[0] or "install" in lines[0], lines[0]

@@ -178,6 +178,11 @@ def main():
     kernel = find_kernel()
     if kernel is None:
         skip("no readable /boot/vmlinuz-* with its modules (make deps: linux-image-amd64)")
+    for kept_out in (Path("/tmp"), Path("/var/tmp")):
+        if REPO.resolve().is_relative_to(kept_out) or Path(args.build_dir).resolve().is_relative_to(kept_out):
+            # init.sh gives the VM its own /tmp and /var/tmp (systemd-tmpfiles would empty the host's).
+            skip("the checkout or its build is under %s, which the VM keeps out: clone elsewhere"
+                 % kept_out)
     for binary in ("motion-orientationd", "motion-orientation"):
         if not (Path(args.build_dir) / binary).exists():
             print("test-systemd: %s is missing (make build)" % (Path(args.build_dir) / binary))
