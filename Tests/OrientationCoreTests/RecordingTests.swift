@@ -30,6 +30,54 @@ struct RecordingTests {
         }
     }
 
+    /// Every recording in the folder: `NAME` of each `NAME.csv` but the labels files.
+    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        .filter { $0.hasSuffix(".csv") && !$0.hasSuffix(".labels.csv") }
+        .map { String($0.dropLast(4)) }
+        .sorted()
+
+    /// Each recording, judged as the estimator bench scores it (`--recordings`): no change inside a
+    /// steady stretch (codes 1-5, 14, 15), but the recording's first decision and the first one
+    /// from a postural transition (7-12) until the activity after it ends, which answers it; no
+    /// change undone within 2 s; no change straight to the opposite orientation.
+    @Test(arguments: names) func noSpuriousChangeFlapOrFlip(name: String) throws {
+        let samples = try Trace.parse(String(contentsOfFile: Self.directory + "/" + name + ".csv", encoding: .utf8))
+        let labelsFile = Self.directory + "/" + name + ".labels.csv"
+        let labels = FileManager.default.fileExists(atPath: labelsFile) ? try Self.labels(name + ".labels.csv") : []
+        #expect(samples.count > 100)
+        let decisions = deviceDecisions(samples)
+        var answers: Set<Int> = [0]
+        for (index, label) in labels.enumerated() where (7...12).contains(label.code) {
+            // The activity after the transition: the next stretch and those after it with its code.
+            var horizon = labels.count > index + 1 ? labels[index + 1].end : .infinity
+            for next in labels.dropFirst(index + 2) {
+                guard next.code == labels[index + 1].code else { break }
+                horizon = next.end
+            }
+            if let first = decisions.firstIndex(where: { $0.time >= label.start && $0.time < horizon }) {
+                answers.insert(first)
+            }
+        }
+        for label in labels where (1...5).contains(label.code) || label.code == 14 || label.code == 15 {
+            let inside = decisions.indices.filter {
+                !answers.contains($0) && decisions[$0].time >= label.start && decisions[$0].time < label.end
+            }
+            #expect(inside.isEmpty, "\(name) \(label.name) \(label.start)-\(label.end): \(inside.map { decisions[$0] })")
+        }
+        for index in decisions.indices.dropFirst() {
+            let (before, after) = (decisions[index - 1], decisions[index])
+            let opposite = before.device.gravityDirection.flatMap { from in
+                after.device.gravityDirection.map { from.dot($0) < -0.5 }
+            }
+            #expect(opposite != true, "\(name): flip \(before) to \(after)")
+            if index >= 2 {
+                #expect(
+                    !(decisions[index - 2].device == after.device && after.time - before.time < 2),
+                    "\(name): flap: \(before) undone at \(after.time)")
+            }
+        }
+    }
+
     @Test func waistWornPhoneMakesNoChangeWhileWalkingSittingOrStandingAndNoFlap() throws {
         let samples = try Trace.parse(String(contentsOfFile: Self.directory + "/hapt_u01_e0.csv", encoding: .utf8))
         let labels = try Self.labels("hapt_u01_e0.labels.csv")
