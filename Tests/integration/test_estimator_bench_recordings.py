@@ -85,14 +85,25 @@ def recount(decisions, label_rows):
     return spurious, flips, flaps
 
 
+def recount_sets(decisions, label_rows):
+    """Per arm-motion set (code 13), the direct flips decided inside it."""
+    return [sum(1 for a, b in zip(decisions, decisions[1:])
+                if s <= b["t"] < e and ((a["device"], b["device"]) in OPPOSITE
+                                        or (b["device"], a["device"]) in OPPOSITE))
+            for s, e, code, _ in label_rows if code == 13]
+
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     if not BENCH.exists():
         pytest.skip("estimator-bench not built (make build)")
     path = tmp_path_factory.mktemp("recordings")
-    # Two fast half turns (0.3 s each) 4 s apart, leaning back 15 degrees; no labels. The judge
-    # passes through landscape-right both ways (beyond 35 degrees of the plane normal).
+    # Two fast half turns (0.3 s each) 4 s apart, leaning back 15 degrees, labelled as three sets
+    # of arm exercises (code 13), the first without a turn. The judge passes through
+    # landscape-right both ways (beyond 35 degrees of the plane normal).
     (path / "flips.csv").write_text(trace(12, moves((4, 0.3, 0, 180, 15, 15), (8, 0.3, 180, 0, 15, 15))))
+    flip_labels = [(0, 2, 13, "SET"), (2, 6, 13, "SET"), (6, 12, 13, "SET")]
+    (path / "flips.labels.csv").write_text(labels(*flip_labels))
     # A quarter turn held 1 s and turned back, inside a steady (standing) label: a flap.
     (path / "flap.csv").write_text(trace(10, moves((4, 0.3, 0, 90, 15, 15), (5.3, 0.3, 90, 0, 15, 15))))
     flap_labels = [(0, 1, -1, "unlabelled"), (1, 10, 5, "STANDING")]
@@ -109,7 +120,7 @@ def folder(tmp_path_factory):
                    (4.2, 10, 5, "STANDING")]
     (path / "late.csv").write_text(trace(10, moves((4, 0.6, 0, 90, 15, 15))))
     (path / "late.labels.csv").write_text(labels(*late_labels))
-    return path, {"flap": flap_labels, "lie": lie_labels, "flips": [], "late": late_labels}
+    return path, {"flap": flap_labels, "lie": lie_labels, "flips": flip_labels, "late": late_labels}
 
 
 def judged_landscape_at(turn_start, length, lean):
@@ -135,7 +146,7 @@ def scored(folder):
 def test_every_recording_once_labels_beside_them(scored):
     rows, report = scored
     assert sorted(rows) == ["flap", "flips", "late", "lie"]
-    assert [rows[n]["labelled"] for n in ("flap", "flips", "late", "lie")] == [True, False, True, True]
+    assert [rows[n]["labelled"] for n in ("flap", "flips", "late", "lie")] == [True, True, True, True]
     assert rows["flips"]["samples"] == 600 and report["total"]["recordings"] == 4
     assert report["failed"] == 0
 
@@ -145,6 +156,7 @@ def test_judge_counts_known_from_the_geometry(scored):
     flips, flap, lie = rows["flips"]["judge"], rows["flap"]["judge"], rows["lie"]["judge"]
     # portrait, landscape-right, upside down, landscape-right, portrait: no direct flip, no flap.
     assert (flips["decisions"], flips["flips"], flips["flaps"], flips["spurious"]) == (5, 0, 0, 0)
+    assert (flips["sets"], flips["setFlips"], flips["setsWithFlips"], flips["mostSetFlips"]) == (3, 0, 0, 0)
     # portrait, landscape-right at 4.1 s, portrait at 5.5 s: both inside STANDING, one flap.
     assert (flap["decisions"], flap["flips"], flap["flaps"], flap["spurious"]) == (3, 0, 1, 2)
     # The judge has no face-up: the lying down changes nothing (a quiet transition).
@@ -167,6 +179,10 @@ def test_estimator_counts_match_its_decisions(scored, folder):
         counted = recount(row["decisions"], label_rows[name])
         estimator = row["estimator"]
         assert (estimator["spurious"], estimator["flips"], estimator["flaps"]) == counted, name
+        sets = recount_sets(row["decisions"], label_rows[name])
+        assert (estimator["sets"], estimator["setFlips"], estimator["setsWithFlips"],
+                estimator["mostSetFlips"]) == (len(sets), sum(sets), sum(1 for n in sets if n),
+                                               max(sets, default=0)), name
         assert estimator["decisions"] == len(row["decisions"])
         sums = [a + b for a, b in zip(sums, counted)]
     total = report["total"]["estimator"]
@@ -174,6 +190,9 @@ def test_estimator_counts_match_its_decisions(scored, folder):
     # A fast half turn goes straight to the opposite orientation (it does not stop in landscape).
     assert [d["device"] for d in rows["flips"]["decisions"]] == ["portrait", "portrait-upside-down", "portrait"]
     assert rows["flips"]["estimator"]["flips"] == 2
+    # One flip in each of the last two sets, none in the first.
+    assert (rows["flips"]["estimator"]["setFlips"], rows["flips"]["estimator"]["setsWithFlips"]) == (2, 2)
+    assert report["total"]["estimator"]["sets"] == 3
     # Lying down: face-up decided from the transition's start; its delay from the transition's end.
     lie = rows["lie"]
     face_up = [d["t"] for d in lie["decisions"] if d["device"] == "face-up"]

@@ -10,7 +10,9 @@
 //   the first decision of the recording and the decision answering a transition (below);
 // - flaps: a decision undone within `flapWindow` seconds (A, B, A with B shorter than the window);
 // - flips: a decision straight to the opposite orientation (portrait and upside down, the two
-//   landscapes, face up and face down);
+//   landscapes, face up and face down); also counted per arm-motion set (a stretch labelled 13,
+//   such as one set of shoulder exercises): the sets, the flips inside them, the sets with one
+//   and the most in one set;
 // - delays after labelled postural transitions (codes 7-12): the first decision from the
 //   transition's start until the next labelled activity ends (consecutive stretches with the same
 //   code are one activity), timed from the transition's end
@@ -37,6 +39,8 @@ struct RecordingLabel {
     var isSteady: Bool { (1...5).contains(code) || code == 14 || code == 15 }
     /// Postural transitions (stand-to-sit ... lie-to-stand).
     var isTransition: Bool { (7...12).contains(code) }
+    /// Arm motion (13): a swinging arm, or one set of arm exercises with the device on the wrist.
+    var isArmMotion: Bool { code == 13 }
 
     /// The rows of a labels file after its header; rows that do not parse are skipped.
     static func parse(_ text: String) -> [RecordingLabel] {
@@ -56,6 +60,8 @@ struct DecisionScore {
     var spurious = 0
     var flaps = 0
     var flips = 0
+    /// Arm-motion stretches (sets), and the flips inside each, in label order.
+    var setFlips: [Int] = []
     var transitions = 0
     var quiet = 0
     var delays: [Double] = []
@@ -81,12 +87,20 @@ struct DecisionScore {
                     !answers.contains($0) && decisions[$0].time >= label.start && decisions[$0].time < label.end
                 }.count
         }
-        for index in decisions.indices.dropFirst() {
+        // A decision straight to the opposite of the one before it.
+        let flipped = decisions.indices.dropFirst().filter { index in
+            guard let from = decisions[index - 1].device.gravityDirection,
+                let to = decisions[index].device.gravityDirection
+            else { return false }
+            return from.dot(to) < -0.5
+        }
+        flips = flipped.count
+        setFlips = labels.filter(\.isArmMotion).map { set in
+            flipped.filter { decisions[$0].time >= set.start && decisions[$0].time < set.end }.count
+        }
+        for index in decisions.indices.dropFirst(2) {
             let (before, after) = (decisions[index - 1], decisions[index])
-            if let from = before.device.gravityDirection, let to = after.device.gravityDirection, from.dot(to) < -0.5 {
-                flips += 1
-            }
-            if index >= 2, decisions[index - 2].device == after.device, after.time - before.time < flapWindow {
+            if decisions[index - 2].device == after.device, after.time - before.time < flapWindow {
                 flaps += 1
             }
         }
@@ -113,10 +127,18 @@ struct DecisionScore {
         sum.spurious += rhs.spurious
         sum.flaps += rhs.flaps
         sum.flips += rhs.flips
+        sum.setFlips += rhs.setFlips
         sum.transitions += rhs.transitions
         sum.quiet += rhs.quiet
         sum.delays += rhs.delays
         return sum
+    }
+
+    /// Arm-motion sets: "flips in them/sets, sets with a flip, most in one set", or "-" with none.
+    var setText: String {
+        setFlips.isEmpty
+            ? "-"
+            : "\(setFlips.reduce(0, +))/\(setFlips.count) \(setFlips.filter { $0 > 0 }.count) \(setFlips.max() ?? 0)"
     }
 
     var delayText: String {
@@ -125,6 +147,8 @@ struct DecisionScore {
 
     var json: String {
         "{\"decisions\":\(decisions),\"spurious\":\(spurious),\"flaps\":\(flaps),\"flips\":\(flips),"
+            + "\"sets\":\(setFlips.count),\"setFlips\":\(setFlips.reduce(0, +)),"
+            + "\"setsWithFlips\":\(setFlips.filter { $0 > 0 }.count),\"mostSetFlips\":\(setFlips.max() ?? 0),"
             + "\"transitions\":\(transitions),\"quiet\":\(quiet),"
             + "\"delayMedian\":\(delays.isEmpty ? "null" : fixed(median(delays), 4)),"
             + "\"delayWorst\":\(delays.max().map { fixed($0, 4) } ?? "null")}"
@@ -210,17 +234,20 @@ func reportRecordings(_ directories: [String], settings: EstimatorSettings, json
     for directory in unreadable { print("estimator-bench: no recordings in \(directory)") }
     if rows.isEmpty { return false }
     print("recordings (decisions, spurious changes in steady labels, flaps within 2 s, direct 180-degree flips,")
-    print("transitions with a change / all, delay after them median/worst s); judge: the per-sample judge")
+    print("transitions with a change / all, delay after them median/worst s; arm-motion sets: flips in them/sets,")
+    print("sets with a flip, most in one set); judge: the per-sample judge")
     let header =
         padded("recording", 44) + padded("time s", 8) + padded("dec", 5) + padded("spur", 5) + padded("flap", 5)
-        + padded("flip", 5) + padded("trans", 6) + padded("delay", 12) + "judge dec/spur/flap/flip delay"
+        + padded("flip", 5) + padded("trans", 6) + padded("delay", 12) + padded("sets", 11)
+        + "judge dec/spur/flap/flip delay sets"
     func line(_ name: String, _ seconds: Double, _ estimator: DecisionScore, _ judge: DecisionScore) -> String {
         padded(name, 44) + padded(fixed(seconds, 0), 8) + padded(String(estimator.decisions), 5)
             + padded(String(estimator.spurious), 5) + padded(String(estimator.flaps), 5)
             + padded(String(estimator.flips), 5)
             + padded("\(estimator.transitions - estimator.quiet)/\(estimator.transitions)", 6)
-            + padded(estimator.delayText, 12)
+            + padded(estimator.delayText, 12) + padded(estimator.setText, 11)
             + "\(judge.decisions)/\(judge.spurious)/\(judge.flaps)/\(judge.flips) \(judge.delayText)"
+            + (judge.setFlips.isEmpty ? "" : " " + judge.setText)
     }
     var shown: String?
     for (directory, row) in rows {
