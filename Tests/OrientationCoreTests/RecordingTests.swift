@@ -30,19 +30,47 @@ struct RecordingTests {
         }
     }
 
-    /// Every recording in the folder: `NAME` of each `NAME.csv` but the labels files.
-    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-        .filter { $0.hasSuffix(".csv") && !$0.hasSuffix(".labels.csv") }
-        .map { String($0.dropLast(4)) }
-        .sorted()
+    /// Every recording in the folder and in its subfolders of whole sets (`shoulder-watch`):
+    /// `NAME` (or `FOLDER/NAME`) of each `NAME.csv` but the labels files.
+    static let names: [String] = ["", "shoulder-watch/"].flatMap { folder in
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder)) ?? [])
+            .filter { $0.hasSuffix(".csv") && !$0.hasSuffix(".labels.csv") }
+            .map { folder + String($0.dropLast(4)) }
+    }.sorted()
+
+    /// The recordings the estimator does not judge right yet (issue 19), each with what it does:
+    /// checked as known issues, so that a fix shows (a known issue that stops occurring fails).
+    static let knownIssues = [
+        "shoulder-watch/watch_004_abd":
+            "landscape-left, landscape-right, landscape-left within the first 3.2 s of vigorous abductions",
+        "shoulder-watch/watch_102_er": "portrait and face-down alternate with 1-1.5 s dwells of the forearm",
+    ]
 
     /// Each recording, judged as the estimator bench scores it (`--recordings`): no change inside a
     /// steady stretch (codes 1-5, 14, 15), but the recording's first decision and the first one
     /// from a postural transition (7-12) until the activity after it ends, which answers it; no
     /// change undone within 2 s; no change straight to the opposite orientation.
+    /// The 56 shoulder-exercise sets are there, each labelled arm motion (code 13) throughout.
+    @Test func everyShoulderExerciseSetIsChecked() throws {
+        let sets = Self.names.filter { $0.hasPrefix("shoulder-watch/") }
+        #expect(sets.count == 56)
+        for name in sets {
+            let labels = try Self.labels(name + ".labels.csv")
+            #expect(labels.count == 1 && labels[0].code == 13, "\(name)")
+        }
+    }
+
     @Test(arguments: names) func noSpuriousChangeFlapOrFlip(name: String) throws {
-        let samples = try Trace.parse(String(contentsOfFile: Self.directory + "/" + name + ".csv", encoding: .utf8))
-        let labelsFile = Self.directory + "/" + name + ".labels.csv"
+        if let known = Self.knownIssues[name] {
+            try withKnownIssue("\(name): \(known)") { try Self.judge(name) }
+        } else {
+            try Self.judge(name)
+        }
+    }
+
+    static func judge(_ name: String) throws {
+        let samples = try Trace.parse(String(contentsOfFile: directory + "/" + name + ".csv", encoding: .utf8))
+        let labelsFile = directory + "/" + name + ".labels.csv"
         let labels = FileManager.default.fileExists(atPath: labelsFile) ? try Self.labels(name + ".labels.csv") : []
         #expect(samples.count > 100)
         let decisions = deviceDecisions(samples)

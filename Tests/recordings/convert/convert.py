@@ -11,7 +11,7 @@ axes map onto the hwdb frame (see the README for the provenance of every convert
 
     convert.py oxford DATASET_DIR OUT_DIR      # Oxford step counter data set (Salvi et al.)
     convert.py spsw DATASET_DIR OUT_DIR --executions s01_01,...   # phone in a pocket (Matey-Sanz et al.)
-    convert.py watch WATCH_NPY OUT_DIR         # shoulder exercises, smartwatch (Burns et al.)
+    convert.py watch WATCH_NPY OUT_DIR [--subjects 1,2]   # shoulder exercises, smartwatch (Burns et al.)
     convert.py motionsense DEVICEMOTION_DIR OUT_DIR [--subjects 1,2]   # MotionSense (iPhone)
     convert.py excerpt NAME.csv OUT_DIR START END [--tag WHAT]   # a span of a converted trace
 
@@ -218,6 +218,9 @@ def watch(args):
 
     data = numpy.load(args.source, allow_pickle=True).item()
     indices = [int(i) for i in args.indices.split(",")] if args.indices else range(len(data["X"]))
+    if args.subjects:
+        subjects = {int(s) for s in args.subjects.split(",")}
+        indices = [i for i in indices if int(data["subject"][i]) in subjects]
     made = []
     for index in indices:
         x = data["X"][index]
@@ -225,6 +228,8 @@ def watch(args):
         samples = [(i / 50.0, G * r[0], G * r[1], G * r[2]) for i, r in enumerate(x)]
         name = "watch_%03d_%s" % (index, exercise)
         kept, duration = write_trace(os.path.join(args.out, name + ".csv"), samples, 0)
+        # The whole set is arm motion (code 13): the scorer counts its direct flips per set.
+        write_labels(os.path.join(args.out, name + ".labels.csv"), [(0.0, duration + 0.02, 13, "ARM_" + exercise.upper())])
         side = "right" if data["side"][index] == 1 else "left"
         made.append("%s: subject %d, %s wrist, %d samples, %.1f s" % (
             name, int(data["subject"][index]), side, kept, duration))
@@ -315,8 +320,9 @@ def main():
             p.add_argument("--executions", required=True, help="comma-separated, e.g. s01_01,s02_03")
         if kind == "watch":
             p.add_argument("--indices", default="", help="comma-separated recordings (default: all 140)")
-        if kind == "motionsense":
-            p.add_argument("--subjects", default="1")
+        if kind in ("watch", "motionsense"):
+            p.add_argument("--subjects", default="" if kind == "watch" else "1",
+                           help="comma-separated subjects (watch: default all)")
     p = sub.add_parser("excerpt", help="cut a converted trace (and its labels) to a time span")
     p.add_argument("source", help="a converted trace, NAME.csv")
     p.add_argument("out")
