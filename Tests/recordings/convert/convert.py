@@ -9,6 +9,7 @@ points at the ground, so upright portrait reads about (0, -9.81, 0)). A labels f
 Each source has its own subcommand; each says where its files come from and how its sign and
 axes map onto the hwdb frame (see the README for the provenance of every converted file):
 
+    convert.py hapt RAWDATA_DIR OUT_DIR        # UCI HAPT: an excerpt around each postural transition
     convert.py oxford DATASET_DIR OUT_DIR      # Oxford step counter data set (Salvi et al.)
     convert.py spsw DATASET_DIR OUT_DIR --executions s01_01,...   # phone in a pocket (Matey-Sanz et al.)
     convert.py watch WATCH_NPY OUT_DIR [--subjects 1,2]   # shoulder exercises, smartwatch (Burns et al.)
@@ -27,10 +28,11 @@ import sys
 G = 9.80665  # m/s^2 in one g
 
 
-def write_trace(path, samples, min_interval):
-    """Writes (t, x, y, z) samples, t from the first sample, keeping a sample only when it is at
-    least `min_interval` s after the last one kept (a slower poll of the same sensor)."""
-    t0 = samples[0][0]
+def write_trace(path, samples, min_interval, origin=None):
+    """Writes (t, x, y, z) samples, t from the first sample (or from `origin`), keeping a sample
+    only when it is at least `min_interval` s after the last one kept (a slower poll of the same
+    sensor)."""
+    t0 = samples[0][0] if origin is None else origin
     last = None
     kept = 0
     with open(path, "w") as out:
@@ -61,6 +63,77 @@ def span_labels(duration, start, end, code, name):
     if end < duration:
         rows.append((end, duration, -1, "unlabelled"))
     return rows
+
+
+# --- UCI HAPT ----------------------------------------------------------------------------------
+#
+# "Smartphone-Based Recognition of Human Activities and Postural Transitions" (Reyes-Ortiz,
+# Oneto, Samà, Parra, Anguita, Neurocomputing 2016; CC BY 4.0), its RawData folder:
+# acc_expNN_userNN.txt (a Samsung Galaxy S II on the waist, 50 Hz, specific force in g: the axis
+# pointing up reads +1 g; Android's axes, which are the hwdb frame) and labels.txt (experiment,
+# user, code, first and last sample). So a trace is -9.80665 times the reading, sample k at
+# k / 50 s, and a label row spans first / 50 to (last + 1) / 50 (gaps labelled -1), as in
+# Tests/recordings/hapt_u01_e0.csv. An experiment is named by its user and its rank among that
+# user's (hapt_u09_e0 is experiment 17, the first of user 9). Written: for each experiment of
+# --experiments (USER:RANK), one excerpt from --margin s before each postural transition (codes
+# 7-12) to as long after it, overlapping ones joined, bounds on whole seconds
+# (hapt_uUU_eR_A-B.csv), with its labels clipped to it.
+
+HAPT_NAMES = {1: "WALKING", 2: "WALKING_UPSTAIRS", 3: "WALKING_DOWNSTAIRS", 4: "SITTING", 5: "STANDING",
+              6: "LAYING", 7: "STAND_TO_SIT", 8: "SIT_TO_STAND", 9: "SIT_TO_LIE", 10: "LIE_TO_SIT",
+              11: "STAND_TO_LIE", 12: "LIE_TO_STAND"}
+# The first experiment of users 2-30 and the second of user 1 (whose first is
+# Tests/recordings/hapt_u01_e0.csv).
+HAPT_EXPERIMENTS = ",".join(["1:1"] + ["%d:0" % user for user in range(2, 31)])
+
+
+def clip(rows, start, end):
+    """Label rows cut to start...end."""
+    return [(max(a, start), min(b, end), code, name) for a, b, code, name in rows if b > start and a < end]
+
+
+def hapt(args):
+    rows = {}
+    with open(os.path.join(args.source, "labels.txt")) as text:
+        for line in text:
+            experiment, user, code, first, last = map(int, line.split())
+            rows.setdefault((experiment, user), []).append((first, last, code))
+    experiments = {}
+    for name in os.listdir(args.source):
+        parts = name[:-4].split("_") if name.startswith("acc_exp") and name.endswith(".txt") else []
+        if len(parts) == 3:
+            experiments.setdefault(int(parts[2][4:]), []).append(int(parts[1][3:]))
+    made = []
+    for user, rank in [tuple(map(int, e.split(":"))) for e in args.experiments.split(",")]:
+        experiment = sorted(experiments[user])[rank]
+        path = os.path.join(args.source, "acc_exp%02d_user%02d.txt" % (experiment, user))
+        with open(path) as text:
+            readings = [tuple(map(float, line.split())) for line in text if line.strip()]
+        labels, at = [], 0.0
+        for first, last, code in sorted(rows[(experiment, user)]):
+            start, end = first / 50.0, (last + 1) / 50.0
+            if start > at + 1e-9:
+                labels.append((at, start, -1, "unlabelled"))
+            labels.append((start, end, code, HAPT_NAMES[code]))
+            at = end
+        if len(readings) / 50.0 > at + 1e-9:
+            labels.append((at, len(readings) / 50.0, -1, "unlabelled"))
+        windows = []
+        for start, end, code, _ in labels:
+            if 7 <= code <= 12:
+                a = max(0, int(start - args.margin))
+                b = min(len(readings) // 50, int(math.ceil(end + args.margin)))
+                if windows and a <= windows[-1][1]:
+                    windows[-1][1] = max(windows[-1][1], b)
+                else:
+                    windows.append([a, b])
+        for a, b in windows:
+            name = "hapt_u%02d_e%d_%d-%d" % (user, rank, a, b)
+            samples = [(k / 50.0, -G * r[0], -G * r[1], -G * r[2]) for k, r in enumerate(readings) if a * 50 <= k < b * 50]
+            kept, _ = write_trace(os.path.join(args.out, name + ".csv"), samples, 0, origin=0.0)
+            write_labels(os.path.join(args.out, name + ".labels.csv"), clip(labels, a, b))
+            made.append("%s: %d samples" % (name, kept))
+    return made
 
 
 # --- Oxford step counter data set -------------------------------------------------------------
@@ -305,7 +378,7 @@ def excerpt(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="source_kind", required=True)
-    for kind in ("oxford", "spsw", "watch", "motionsense"):
+    for kind in ("hapt", "oxford", "spsw", "watch", "motionsense"):
         p = sub.add_parser(kind)
         p.add_argument("source")
         p.add_argument("out")
@@ -316,6 +389,9 @@ def main():
         if kind in ("oxford", "motionsense"):
             p.add_argument("--margin", type=float, default=5.0,
                            help="seconds left unlabelled after the start of the activity and before its end")
+        if kind == "hapt":
+            p.add_argument("--experiments", default=HAPT_EXPERIMENTS, help="comma-separated USER:RANK")
+            p.add_argument("--margin", type=float, default=10.0, help="seconds before and after each transition")
         if kind == "spsw":
             p.add_argument("--executions", required=True, help="comma-separated, e.g. s01_01,s02_03")
         if kind == "watch":
@@ -331,7 +407,7 @@ def main():
     p.add_argument("--tag", default="", help="appended to the excerpt's name (what happens in it)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    for line in {"oxford": oxford, "spsw": spsw, "watch": watch, "motionsense": motionsense, "excerpt": excerpt}[args.source_kind](args):
+    for line in {"hapt": hapt, "oxford": oxford, "spsw": spsw, "watch": watch, "motionsense": motionsense, "excerpt": excerpt}[args.source_kind](args):
         print(line)
 
 
