@@ -153,9 +153,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     // MARK: Rotation holds (flat, swing, overhead, vigour)
     //
     // A rotation is a commit of an upright orientation other than the last committed upright one
-    // (after the first decision). While a swing toward flat or an overhead pose lasts, and for a
-    // short hold time after it, and while the signal is vigorous, rotations wait; face-up,
-    // face-down and the return to the last upright orientation do not. The in-plane direction of
+    // (after the first upright decision: the first upright orientation, say picked up from a
+    // table, has none to flip from, and no hold waits it). While a swing toward flat or an overhead
+    // pose lasts, and for a short hold time after it, and while the signal is vigorous, rotations
+    // wait; face-up, face-down and the return to the last upright orientation do not. The in-plane direction of
     // a device being put down, held above one's face or swung on an arm says little about how the
     // user wants the screen. A flat period (tilt beyond `uprightTiltLimit`) proposes no upright
     // orientation while it lasts, and has no hold after it: a device raised from flat is turning

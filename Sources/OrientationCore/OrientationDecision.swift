@@ -166,7 +166,10 @@ public struct OrientationDecision: Sendable, Equatable {
         if candidate.isUpright && candidate != lastUprightOrientation {
             // A rotation. Overhead, it waits only when there is an upright orientation to keep:
             // leaving face-down for the first upright decision must not wait for the pose to end.
-            if time < rotationBlockedUntil { return false }
+            // After a swing likewise: picked up from a table, the first upright one has none to flip
+            // from, and one odd reading at the end of the lift (its tilt across the screen plane)
+            // made the readings' filtered tilt swing back toward flat and held it for 0.3 s.
+            if lastUprightOrientation != nil && time < rotationBlockedUntil { return false }
             // A swinging arm, a bouncing stride: the in-plane direction follows the motion, from one
             // upright orientation to another. The first upright one (picked up from a table, still
             // shaking from the lift) has none to flip from.

@@ -128,6 +128,21 @@ struct OrientationDecisionTests {
         #expect(commitTime(&decision, .landscapeLeft, from: 2, until: 3, evidence: shaking) == nil)
     }
 
+    /// Picked up from face-up at 12.5 Hz (a generated posture counterexample, seed 282): one odd
+    /// reading at the end of the lift made the readings' filtered tilt swing back toward flat, and
+    /// the swing hold kept the first upright orientation 0.13 s past its deadline. Like the vigour
+    /// and overhead holds, a swing holds only a rotation from an upright orientation to keep.
+    @Test func aSwingDoesNotHoldTheFirstUprightOrientation() {
+        var decision = OrientationDecision()
+        _ = commitTime(&decision, .faceUp, from: 0, until: 1, evidence: still())
+        decision.holdRotations(until: 3)
+        let time = commitTime(&decision, .landscapeLeft, from: 2, until: 4, evidence: still()) ?? 99
+        #expect(abs(time - 2.2) < 1e-9)
+        // Once there is an upright orientation, the swing holds the next rotation.
+        decision.holdRotations(until: 5)
+        #expect((commitTime(&decision, .portrait, from: 4, until: 6, evidence: still()) ?? 0) >= 5)
+    }
+
     /// The end of an arm's raise (a generated no-direct-half-turn counterexample, seed 222): the
     /// readings point half a turn away while the hand still slows, the lagging filter turns under
     /// the speed gate a reading before the hand stops, and the half turn was committed then. On
