@@ -2,7 +2,8 @@
 /// `calmSpread` of the run's first reading. A run whose first reading jumped by `calmJumpAngle`
 /// or more from the accepted reading before it ends a sudden turn (a step); once it has lasted
 /// `calmSettleTime` (two readings at least) it is established, and its mean (`gravity`) stands in
-/// for the filtered gravity, which still lags the jump by tens of degrees.
+/// for the filtered gravity, which still lags the jump by tens of degrees. Any run says how long
+/// the readings have held still (`rests`), what a half turn on the filter's evidence waits for.
 public struct CalmRun: Sendable, Equatable {
     /// The mean reading of the run while it is established after a sudden turn; nil otherwise.
     public private(set) var gravity: Vector3?
@@ -60,6 +61,13 @@ public struct CalmRun: Sendable, Equatable {
         }
         let established = sudden == true && time - start >= settings.calmSettleTime - settings.timingSlack
         gravity = established ? sum * (1 / Double(count)) : nil
+    }
+
+    /// Whether the readings have held still by `time`: a run (sudden or not) of three readings or
+    /// more that began `calmSettleTime` ago or more. Three: two readings 0.1 s apart (10 Hz) agree
+    /// as well at the slow end of an arm's raise, its last degrees turned in a tenth of a second.
+    public func rests(at time: Double, _ settings: EstimatorSettings) -> Bool {
+        anchor != nil && count >= 3 && time - start >= settings.calmSettleTime - settings.timingSlack
     }
 
     /// Ends the run (a rejected reading).

@@ -153,9 +153,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     // MARK: Rotation holds (flat, swing, overhead, vigour)
     //
     // A rotation is a commit of an upright orientation other than the last committed upright one
-    // (after the first decision). While a swing toward flat or an overhead pose lasts, and for a
-    // short hold time after it, and while the signal is vigorous, rotations wait; face-up,
-    // face-down and the return to the last upright orientation do not. The in-plane direction of
+    // (after the first upright decision: the first upright orientation, say picked up from a
+    // table, has none to flip from, and no hold waits it). While a swing toward flat or an overhead
+    // pose lasts, and for a short hold time after it, and while the signal is vigorous, rotations
+    // wait; face-up, face-down and the return to the last upright orientation do not. The in-plane direction of
     // a device being put down, held above one's face or swung on an arm says little about how the
     // user wants the screen. A flat period (tilt beyond `uprightTiltLimit`) proposes no upright
     // orientation while it lasts, and has no hold after it: a device raised from flat is turning
@@ -293,6 +294,38 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// the final proposal must also have lasted `quarterTurnSettleTime`. A 0.5 s flip is thus
     /// committed about 0.2 s after it ends, a sudden one (a step) about 0.5 s after it.
     public var halfTurnSettleTime = 0.4
+
+    /// A half turn committed on the filter's evidence (no turn target, calm mean or vibration mean)
+    /// needs the device at rest in its new pose, and the filter's speed at the commit says too
+    /// little of that: the end of an arm's raise (a wrist device, a phone in a swinging hand) turns
+    /// the last few degrees slowly, the lagging filter is under `steadyAngularSpeed` before the hand
+    /// stops, and the vigour of the raise decays under `vigourRotationLimit` as it stops, so the
+    /// screen flipped upside down at the top of every raise as the hand slowed (the scenario property
+    /// no-direct-half-turn: arm raises at 10-100 Hz, flipping 0-0.1 s before the hand rested). The
+    /// rest is one of: the readings held still (a calm run, sudden or not, of three readings over
+    /// `calmSettleTime`); the filtered direction slower than this for the final proposal's whole
+    /// `quarterTurnSettleTime` (a jostled device, whose readings keep no calm run); or the proposal
+    /// standing for `halfTurnHeldTime`. Asked only while the vigour is above `halfTurnRestVigour`.
+    /// Degrees per second, default 35: the property's rest is 20 degrees per second; the filter,
+    /// 0.1-0.3 s behind the readings, turns 30-45 degrees per second over the last degrees of a
+    /// raise, and under 35 only once the hand has stopped.
+    public var halfTurnRestSpeed = 35.0
+
+    /// How long a half turn's final proposal must stand to be committed on the filter's evidence
+    /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit). Seconds,
+    /// default 0.5: a device held still in a vibrating mount after a half turn keeps no calm run, and
+    /// its filter wobbles past `halfTurnRestSpeed` (the scenario property held-still-decided keeps
+    /// its decisions within 1 s), while the end of an arm's raise proposes the new orientation for
+    /// 0.2-0.4 s before the hand stops.
+    public var halfTurnHeldTime = 0.5
+
+    /// The rest of `halfTurnRestSpeed` is asked of a half turn only while the vigour is above this.
+    /// Fraction, default 0.075 (half of `vigourRotationLimit`): an arm raised through exercises or
+    /// swung while walking flips at a vigour of 0.09-0.15, as it slows under the rotation limit; a
+    /// hand turning a tablet over reads 0.01-0.05 and is committed as promptly as before, also on a
+    /// noisy sensor (0.03 g), whose readings keep no calm run and whose filter jitters past
+    /// `halfTurnRestSpeed` (Tests/traces/flip-180-in-0.5s keeps its 0.26 s).
+    public var halfTurnRestVigour = 0.075
 
     // MARK: Mid-turn commit
     //

@@ -21,6 +21,9 @@ public struct OrientationDecision: Sendable, Equatable {
     public private(set) var blockedUntil = -Double.infinity
     // When the current candidate was first proposed.
     private var candidateSince = 0.0
+    // Since when the filtered direction has turned slower than `halfTurnRestSpeed`; nil while it
+    // turns faster.
+    private var restSince: Double?
     // Since when the proposal has been another orientation than the committed one (an ambiguous
     // proposal neither starts nor ends this); nil while it is the committed one.
     private var departedSince: Double?
@@ -44,11 +47,14 @@ public struct OrientationDecision: Sendable, Equatable {
         public var calmRunStart: Double?
         /// The steady mean of a vibration proposes (`SteadyMean.isVibrating`).
         public var vibration: Bool
+        /// The readings have held still (`CalmRun.rests`: a calm run, sudden or not, of three
+        /// readings over `calmSettleTime`): the device rests, however far the filter still lags.
+        public var readingsRest: Bool
 
         /// Evidence from the parts' values.
         public init(
             calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
-            vibration: Bool = false
+            vibration: Bool = false, readingsRest: Bool = false
         ) {
             self.calm = calm
             self.angularSpeed = angularSpeed
@@ -56,6 +62,7 @@ public struct OrientationDecision: Sendable, Equatable {
             self.turnTarget = turnTarget
             self.calmRunStart = calmRunStart
             self.vibration = vibration
+            self.readingsRest = readingsRest
         }
     }
 
@@ -122,6 +129,11 @@ public struct OrientationDecision: Sendable, Equatable {
     public mutating func decide(at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings)
         -> DeviceOrientation?
     {
+        if evidence.angularSpeed > settings.halfTurnRestSpeed {
+            restSince = nil
+        } else if restSince == nil {
+            restSince = time
+        }
         guard let candidate, mayCommit(candidate, at: time, evidence, settings) else { return nil }
         orientation = candidate
         if candidate.isUpright { lastUprightOrientation = candidate }
@@ -154,7 +166,10 @@ public struct OrientationDecision: Sendable, Equatable {
         if candidate.isUpright && candidate != lastUprightOrientation {
             // A rotation. Overhead, it waits only when there is an upright orientation to keep:
             // leaving face-down for the first upright decision must not wait for the pose to end.
-            if time < rotationBlockedUntil { return false }
+            // After a swing likewise: picked up from a table, the first upright one has none to flip
+            // from, and one odd reading at the end of the lift (its tilt across the screen plane)
+            // made the readings' filtered tilt swing back toward flat and held it for 0.3 s.
+            if lastUprightOrientation != nil && time < rotationBlockedUntil { return false }
             // A swinging arm, a bouncing stride: the in-plane direction follows the motion, from one
             // upright orientation to another. The first upright one (picked up from a table, still
             // shaking from the lift) has none to flip from.
@@ -164,23 +179,45 @@ public struct OrientationDecision: Sendable, Equatable {
         // The evidence: the candidate is the orientation a turn slows into (the mid-turn commit),
         // or it appeared during an established sudden-turn calm run (the calm fast path; the run's
         // spread bounds how fast the device turns), or it has been proposed for the settle time
-        // while the filtered direction turns slowly.
+        // while the filtered direction turns slowly; a half turn so, once the device rests.
         let turnEvidence = candidate == evidence.turnTarget
         let calmEvidence = evidence.calmRunStart.map { candidateSince >= $0 } ?? false
         if !calmEvidence && !turnEvidence {
             guard evidence.angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
+            if isHalfTurn(candidate) && evidence.vigour > settings.halfTurnRestVigour
+                && !restsAfterHalfTurn(at: time, evidence, settings)
+            {
+                return false
+            }
         }
         return halfTurnDone(candidate, at: time, settings)
+    }
+
+    /// Whether the device rests in a half turn's new pose, for a commit on the filter's evidence:
+    /// the readings have held still (`Evidence.readingsRest`), or the filtered direction has
+    /// turned slower than `halfTurnRestSpeed` for the whole `quarterTurnSettleTime` of the final
+    /// proposal, or that proposal has stood for `halfTurnHeldTime`. The end of an arm's raise turns
+    /// its last degrees slowly, under the speed gate, while the hand still moves: without this the
+    /// screen flipped as the hand slowed into the top of the raise.
+    func restsAfterHalfTurn(at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings) -> Bool {
+        let slack = settings.timingSlack
+        if evidence.readingsRest || time - candidateSince >= settings.halfTurnHeldTime - slack { return true }
+        guard let restSince else { return false }
+        return time - max(candidateSince, restSince) >= settings.quarterTurnSettleTime - slack
+    }
+
+    /// Whether `candidate` is a half turn from the committed orientation (opposite gravity directions).
+    func isHalfTurn(_ candidate: DeviceOrientation) -> Bool {
+        guard let from = orientation.gravityDirection, let to = candidate.gravityDirection else { return false }
+        return from.dot(to) < 0
     }
 
     /// True unless `candidate` is a half turn from the committed orientation and the device left
     /// that less than `halfTurnSettleTime` ago.
     func halfTurnDone(_ candidate: DeviceOrientation, at time: Double, _ settings: EstimatorSettings) -> Bool {
-        guard let from = orientation.gravityDirection, let to = candidate.gravityDirection, from.dot(to) < 0 else {
-            return true
-        }
+        guard isHalfTurn(candidate) else { return true }
         // Counted from when the device left the committed orientation.
         let departed = min(departedSince ?? candidateSince, candidateSince)
         return time - departed >= settings.halfTurnSettleTime - settings.timingSlack
@@ -216,6 +253,7 @@ public struct OrientationDecision: Sendable, Equatable {
     /// Forgets the candidate and every hold, keeping the committed orientation (a new timeline).
     public mutating func restart() {
         forgetCandidate()
+        restSince = nil
         blockedUntil = -Double.infinity
         rotationBlockedUntil = -Double.infinity
         overheadUntil = -Double.infinity

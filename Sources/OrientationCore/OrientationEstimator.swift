@@ -45,7 +45,10 @@
 ///    turns that stop short of `midTurnAngle`, and every disturbed or noisy signal) the
 ///    candidate must have been proposed continuously for `quarterTurnSettleTime` while the
 ///    filtered direction turns slower than `steadyAngularSpeed`. A 180 degree change also needs
-///    `halfTurnSettleTime` since the device left the committed orientation. The first decision
+///    `halfTurnSettleTime` since the device left the committed orientation, and on this path, while
+///    the vigour is above `halfTurnRestVigour` (an arm slowing into the top of a raise), the device
+///    at rest: its readings held still (`CalmRun.rests`), the filter slower than `halfTurnRestSpeed`
+///    for the settle time, or the proposal standing for `halfTurnHeldTime`. The first decision
 ///    after init/reset is fast when the reading is calm (`firstDecisionSettleTime`), otherwise it
 ///    takes `quarterTurnSettleTime`. A commit made on the turn or the calm mean moves the
 ///    filtered gravity to the reading or the mean, so the filter does not propose the old
@@ -257,7 +260,8 @@ public struct OrientationEstimator: Sendable {
             calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
             // A turn slowing into the orientation the vibration's mean proposes (the mean settled
             // before the turn follower let go) has the mean's evidence too.
-            vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal))
+            vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal),
+            readingsRest: calmRun.rests(at: time, settings))
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.

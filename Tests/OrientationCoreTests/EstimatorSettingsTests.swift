@@ -21,7 +21,11 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 50)
+        #expect(settings.entries.count == 53)
+        // A half turn's rest is slower than the speed gate, and its proposal held longer than the settle time.
+        #expect(settings.halfTurnRestSpeed < settings.steadyAngularSpeed)
+        #expect(settings.halfTurnHeldTime > settings.quarterTurnSettleTime)
+        #expect(settings.halfTurnRestVigour < settings.vigourRotationLimit)
         #expect(settings.midTurnAngle > settings.switchAngle && settings.midTurnAngle < 90)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }

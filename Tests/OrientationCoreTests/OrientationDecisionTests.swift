@@ -127,4 +127,80 @@ struct OrientationDecisionTests {
         // Once there is an upright orientation, the vigour holds the next rotation.
         #expect(commitTime(&decision, .landscapeLeft, from: 2, until: 3, evidence: shaking) == nil)
     }
+
+    /// Picked up from face-up at 12.5 Hz (a generated posture counterexample, seed 282): one odd
+    /// reading at the end of the lift made the readings' filtered tilt swing back toward flat, and
+    /// the swing hold kept the first upright orientation 0.13 s past its deadline. Like the vigour
+    /// and overhead holds, a swing holds only a rotation from an upright orientation to keep.
+    @Test func aSwingDoesNotHoldTheFirstUprightOrientation() {
+        var decision = OrientationDecision()
+        _ = commitTime(&decision, .faceUp, from: 0, until: 1, evidence: still())
+        decision.holdRotations(until: 3)
+        let time = commitTime(&decision, .landscapeLeft, from: 2, until: 4, evidence: still()) ?? 99
+        #expect(abs(time - 2.2) < 1e-9)
+        // Once there is an upright orientation, the swing holds the next rotation.
+        decision.holdRotations(until: 5)
+        #expect((commitTime(&decision, .portrait, from: 4, until: 6, evidence: still()) ?? 0) >= 5)
+    }
+
+    /// The end of an arm's raise (a generated no-direct-half-turn counterexample, seed 222): the
+    /// readings point half a turn away while the hand still slows, the lagging filter turns under
+    /// the speed gate a reading before the hand stops, and the half turn was committed then. On
+    /// the filter's evidence a half turn of a device in motion (vigour over `halfTurnRestVigour`)
+    /// waits for it to rest: the filter slower than `halfTurnRestSpeed` for the final proposal's
+    /// settle time, the readings still, or the proposal standing for `halfTurnHeldTime`.
+    @Test func aHalfTurnOnTheFiltersEvidenceWaitsForTheDeviceToRest() {
+        func start() -> OrientationDecision {
+            var decision = OrientationDecision()
+            _ = commitTime(&decision, .portrait, from: 0, until: 1, evidence: still())
+            // The raise leaves portrait through landscape-right, fast.
+            var turning = still()
+            turning.angularSpeed = 150
+            _ = commitTime(&decision, .landscapeRight, from: 1, until: 1, evidence: turning)
+            return decision
+        }
+        // Offers upside-down every 0.02 s from 1.4 s, the filter at `speed(time)`, the vigour of an
+        // arm slowing under the rotation limit; when committed.
+        func commit(
+            _ decision: inout OrientationDecision, readingsRest: Bool = false, vigour: Double = 0.1,
+            speed: (Double) -> Double
+        ) -> Double? {
+            var time = 1.4
+            while time <= 3 {
+                var evidence = still()
+                evidence.angularSpeed = speed(time)
+                evidence.vigour = vigour
+                evidence.readingsRest = readingsRest
+                decision.offer(.portraitUpsideDown, at: time)
+                if decision.decide(at: time, evidence, settings) != nil { return time }
+                time += 0.02
+            }
+            return nil
+        }
+        // Still turning at 100 degrees per second until 1.5 s, then under the speed gate (40) as
+        // the hand slows: the settle time was up at 1.6 s; the rest's comes 0.2 s after 1.5 s
+        // only below `halfTurnRestSpeed` (here from 1.56 s).
+        var slowing = start()
+        let slowed = commit(&slowing) { $0 < 1.5 - 1e-9 ? 100 : $0 < 1.56 - 1e-9 ? 40 : 20 } ?? 99
+        #expect(abs(slowed - 1.76) < 1e-9)
+        // A hand turning a tablet over (vigour 0.01-0.05) is asked no rest: the settle time.
+        var handTurned = start()
+        let turned = commit(&handTurned, vigour: 0.02) { $0 < 1.5 - 1e-9 ? 100 : 40 } ?? 99
+        #expect(abs(turned - 1.6) < 1e-9)
+        // Readings that have held still are rest enough, however far the filter lags.
+        var resting = start()
+        let rested = commit(&resting, readingsRest: true) { $0 < 1.5 - 1e-9 ? 100 : 40 } ?? 99
+        #expect(abs(rested - 1.6) < 1e-9)
+        // A filter wobbling past the rest speed (a vibrating mount): the proposal standing for
+        // `halfTurnHeldTime`, at a reading under the speed gate.
+        var wobbling = start()
+        let held = commit(&wobbling) { Int(($0 * 50).rounded()) % 2 == 1 ? 40 : 60 } ?? 99
+        #expect(abs(held - 1.9) < 1e-9)
+        // A quarter turn keeps its settle time.
+        var quarter = OrientationDecision()
+        _ = commitTime(&quarter, .portrait, from: 0, until: 1, evidence: still())
+        var slow = still()
+        slow.angularSpeed = 40
+        #expect(commitTime(&quarter, .landscapeLeft, from: 1.4, until: 3, evidence: slow).map { abs($0 - 1.6) < 1e-9 } == true)
+    }
 }
