@@ -41,8 +41,6 @@ struct RecordingTests {
     /// The recordings the estimator does not judge right yet (issue 19), each with what it does:
     /// checked as known issues, so that a fix shows (a known issue that stops occurring fails).
     static let knownIssues = [
-        "shoulder-watch/watch_004_abd":
-            "landscape-left, landscape-right, landscape-left within the first 3.2 s of vigorous abductions",
         "shoulder-watch/watch_102_er": "portrait and face-down alternate with 1-1.5 s dwells of the forearm",
     ]
 
