@@ -251,10 +251,12 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Largest tilt of the steady mean (its angle from the screen plane) at which it proposes an
     /// upright orientation; beyond it, up to `faceEnterTilt`, the filter proposes. Degrees,
-    /// default 50: a mount holds a device upright or leaning back by up to 50 degrees (a dashboard
-    /// mount, a stand; or it lies flat), while a device lying at 55-65 degrees in a bag or a purse,
-    /// jostled by a stride, shows an in-plane direction that means little.
-    public var vibrationTiltLimit = 50.0
+    /// default 55: a mount holds a device upright or leaning back by up to 55 degrees (a dashboard
+    /// mount, a stand; or it lies flat), which an upright pose still clearly is; under a vibration
+    /// the mean of a mount at 50 degrees wanders by a few degrees, and a limit at the pose itself
+    /// left such a mount to the wobbling filter. A device lying at 60-70 degrees in a bag or a
+    /// purse, jostled by a stride, shows an in-plane direction that means little.
+    public var vibrationTiltLimit = 55.0
 
     /// How far the first of the steady mean's low-passes may lead the mean before the mean starts
     /// over from the reading (a turn). Degrees, default 25: a vibration of 0.5 g at 3 Hz leaves the
