@@ -259,11 +259,14 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     public var vibrationTiltLimit = 55.0
 
     /// How far the first of the steady mean's low-passes may lead the mean before the mean starts
-    /// over from the reading (a turn). Degrees, default 25: a vibration of 0.5 g at 3 Hz leaves the
-    /// first low-pass within about 10 degrees of the mean, a hand's quarter or half turn carries it
-    /// well past 25, and the mean, no longer dragging the pose before the turn behind it, holds
-    /// still sooner after the turn's end.
-    public var vibrationRestartAngle = 25.0
+    /// over from the reading (a turn). Degrees, default 20, twice the wobble of a vibration: one of
+    /// 0.5 g at 3 Hz leaves the first low-pass within about 10 degrees of the mean. A hand's half
+    /// turn carries it well past that; a quarter turn of 0.6 s leads it by only 20-25 degrees (the
+    /// lead is about the time constant times the turn's speed, and a smooth turn's speed peaks
+    /// briefly), which 25 missed: the mean then lagged the whole turn, 40-50 degrees behind at
+    /// its end, and held still only 0.8 s into the hold. Started over, the mean no longer drags
+    /// the pose before the turn behind it and holds still sooner after the turn's end.
+    public var vibrationRestartAngle = 20.0
 
     /// Highest face enter tilt for a vibration's steady mean: the enter tilt rises with the vigour
     /// as for the filter (`disturbedFaceEnterTilt`), but no further than this. Degrees, default 80:

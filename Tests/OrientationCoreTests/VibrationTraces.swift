@@ -183,6 +183,17 @@ struct EstimatorVibrationTests {
         #expect(Self.check("held-still-decided", seed: 4656) == nil)
     }
 
+    /// Quarter turns of about 0.6 s under rail vibration (held-still-decided seeds 1189 at 50 Hz and
+    /// 6939 at 100 Hz, bumpy-still-decided seed 2323 with bumps): the first low-pass led the
+    /// steady mean by 20-25 degrees, short of the former `vibrationRestartAngle` of 25, so the mean
+    /// was never started over and lagged the whole turn; 40-50 degrees behind at the turn's end, it
+    /// held still only 0.8 s into the hold. With 20 it starts over on the turn's way.
+    @Test func aQuarterTurnStartsTheMeanOver() {
+        #expect(Self.check("held-still-decided", seed: 1189) == nil)
+        #expect(Self.check("held-still-decided", seed: 6939) == nil)
+        #expect(Self.check("bumpy-still-decided", seed: 2323) == nil)
+    }
+
     /// Mounts leaning back 45-47 degrees under rail vibration and bumps (bumpy-still-decided seeds
     /// 972 and 564, 50 Hz, 2 g range): the steady mean's tilt wandered to 50-55 degrees with the
     /// bumps, past the former `vibrationTiltLimit` of 50, and the wobbling filter was left to
