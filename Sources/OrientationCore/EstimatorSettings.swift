@@ -252,17 +252,22 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// Largest tilt of the steady mean (its angle from the screen plane) at which it proposes an
     /// upright orientation; beyond it, up to `faceEnterTilt`, the filter proposes. Degrees,
-    /// default 50: a mount holds a device upright or leaning back by up to 50 degrees (a dashboard
-    /// mount, a stand; or it lies flat), while a device lying at 55-65 degrees in a bag or a purse,
-    /// jostled by a stride, shows an in-plane direction that means little.
-    public var vibrationTiltLimit = 50.0
+    /// default 55: a mount holds a device upright or leaning back by up to 55 degrees (a dashboard
+    /// mount, a stand; or it lies flat), which an upright pose still clearly is; under a vibration
+    /// the mean of a mount at 50 degrees wanders by a few degrees, and a limit at the pose itself
+    /// left such a mount to the wobbling filter. A device lying at 60-70 degrees in a bag or a
+    /// purse, jostled by a stride, shows an in-plane direction that means little.
+    public var vibrationTiltLimit = 55.0
 
     /// How far the first of the steady mean's low-passes may lead the mean before the mean starts
-    /// over from the reading (a turn). Degrees, default 25: a vibration of 0.5 g at 3 Hz leaves the
-    /// first low-pass within about 10 degrees of the mean, a hand's quarter or half turn carries it
-    /// well past 25, and the mean, no longer dragging the pose before the turn behind it, holds
-    /// still sooner after the turn's end.
-    public var vibrationRestartAngle = 25.0
+    /// over from the reading (a turn). Degrees, default 20, twice the wobble of a vibration: one of
+    /// 0.5 g at 3 Hz leaves the first low-pass within about 10 degrees of the mean. A hand's half
+    /// turn carries it well past that; a quarter turn of 0.6 s leads it by only 20-25 degrees (the
+    /// lead is about the time constant times the turn's speed, and a smooth turn's speed peaks
+    /// briefly), which 25 missed: the mean then lagged the whole turn, 40-50 degrees behind at
+    /// its end, and held still only 0.8 s into the hold. Started over, the mean no longer drags
+    /// the pose before the turn behind it and holds still sooner after the turn's end.
+    public var vibrationRestartAngle = 20.0
 
     /// Highest face enter tilt for a vibration's steady mean: the enter tilt rises with the vigour
     /// as for the filter (`disturbedFaceEnterTilt`), but no further than this. Degrees, default 80:

@@ -66,9 +66,13 @@ public struct GravityReference: Sendable, Equatable {
     /// first). Not a reference with a little evidence but no trust: under a vibration the only
     /// calm readings are two in a row at a peak or a trough of it, a few tenths of a g off. Not the
     /// mean's own size either, which would make any steady mean 1 g: the end of an arm's swing
-    /// holds one of 1.5 g and more.
+    /// holds one of 1.5 g and more. Nor a trusted reference that rests on less than the mean's own
+    /// time constant (`vibrationTimeConstant`) of calm readings: a single calm pair 0.1 s apart
+    /// (the adaptive plan's moving interval), which a vibration aliased by so slow a sampling
+    /// gives at a peak or a trough, is trusted by the gate but is a few tenths of a g off.
     public func oneGForMean(for magnitude: Double, _ settings: EstimatorSettings) -> Double {
-        isTrusted(settings) ? value : everyReading ?? magnitude
+        let enough = max(settings.referenceTrustTime, settings.vibrationTimeConstant) - settings.timingSlack
+        return evidence >= enough ? value : everyReading ?? magnitude
     }
 
     /// Feeds the size of every finite reading, `elapsed` seconds after the previous one (0 for the

@@ -17,7 +17,11 @@
 /// stride or a swinging bag at 1-2 Hz (a half and more). A turn, where the first low-pass leads
 /// the mean by `vibrationRestartAngle`, starts the mean over from the reading, or, when the reading
 /// is one the magnitude gate would reject (the end of a hand's turn pushes 2 g), from the first
-/// reading after it that the gate would take.
+/// reading after it that the gate would take. That start is still on the turn's way (the lead
+/// passes the angle mid-turn), and the plain mean would carry its last tens of degrees for half a
+/// second: once the mean has come of age (`vibrationTimeConstant` after the start), it starts over
+/// once more, from the first reading the gate would take within another time constant, by when a
+/// hand's turn has ended. A reading still off 1 g that long (an arm still swinging) starts nothing.
 public struct SteadyMean: Sendable, Equatable {
     /// The mean reading, nil before the first reading or after a restart.
     public private(set) var gravity: Vector3?
@@ -38,6 +42,9 @@ public struct SteadyMean: Sendable, Equatable {
     private var anchor: Vector3?
     // A turn started the mean over at a reading the gate would reject: the next one it takes does.
     private var restartPending = false
+    // A turn started the mean over at `turnTime`: it starts over once more when it comes of age.
+    private var turnTail = false
+    private var turnTime = 0.0
 
     /// No mean yet.
     public init() {}
@@ -82,6 +89,15 @@ public struct SteadyMean: Sendable, Equatable {
         }
         let tau = settings.vibrationTimeConstant
         let young = evidence + elapsed < tau
+        // Past the turn's tail: what the mean took in of it only delays the pose it ends in.
+        if turnTail && !young {
+            if Self.isPlausible(reading, oneG: oneG, settings) {
+                turnTail = false
+                restart(from: reading, at: time)
+                return
+            }
+            if time - turnTime > 2 * tau { turnTail = false }
+        }
         evidence = min(evidence + elapsed, tau)
         // A plain mean while young; then the first-order weight elapsed / (tau + elapsed), as the
         // vigour's (no exponential per reading).
@@ -94,6 +110,8 @@ public struct SteadyMean: Sendable, Equatable {
         if first.angle(to: next) > settings.vibrationRestartAngle {
             restart(from: reading, at: time)
             restartPending = !Self.isPlausible(reading, oneG: oneG, settings)
+            turnTail = true
+            turnTime = time
             return
         }
         gravity = next
@@ -122,6 +140,7 @@ public struct SteadyMean: Sendable, Equatable {
     /// Forgets the mean (a new timeline).
     public mutating func restart() {
         restartPending = false
+        turnTail = false
         gravity = nil
         anchor = nil
         deviation = 0
