@@ -42,9 +42,9 @@ public struct SteadyMean: Sendable, Equatable {
     private var anchor: Vector3?
     // A turn started the mean over at a reading the gate would reject: the next one it takes does.
     private var restartPending = false
-    // A turn started the mean over at `turnTime`: it starts over once more when it comes of age.
-    private var turnTail = false
-    private var turnTime = 0.0
+    // When a turn started the mean over (nil when none did, or it has started over past the
+    // turn's tail): it starts over once more when it comes of age.
+    private var turnTime: Double?
 
     /// No mean yet.
     public init() {}
@@ -90,13 +90,13 @@ public struct SteadyMean: Sendable, Equatable {
         let tau = settings.vibrationTimeConstant
         let young = evidence + elapsed < tau
         // Past the turn's tail: what the mean took in of it only delays the pose it ends in.
-        if turnTail && !young {
+        if let turnTime, !young {
             if Self.isPlausible(reading, oneG: oneG, settings) {
-                turnTail = false
+                self.turnTime = nil
                 restart(from: reading, at: time)
                 return
             }
-            if time - turnTime > 2 * tau { turnTail = false }
+            if time - turnTime > 2 * tau { self.turnTime = nil }
         }
         evidence = min(evidence + elapsed, tau)
         // A plain mean while young; then the first-order weight elapsed / (tau + elapsed), as the
@@ -110,7 +110,6 @@ public struct SteadyMean: Sendable, Equatable {
         if first.angle(to: next) > settings.vibrationRestartAngle {
             restart(from: reading, at: time)
             restartPending = !Self.isPlausible(reading, oneG: oneG, settings)
-            turnTail = true
             turnTime = time
             return
         }
@@ -140,7 +139,7 @@ public struct SteadyMean: Sendable, Equatable {
     /// Forgets the mean (a new timeline).
     public mutating func restart() {
         restartPending = false
-        turnTail = false
+        turnTime = nil
         gravity = nil
         anchor = nil
         deviation = 0
