@@ -1,6 +1,7 @@
 import Foundation
 import OrientationCore
 import Testing
+import TraceCorpus
 
 /// The whole real recordings in `Tests/recordings` (see its README for provenance and labels).
 @Suite("Real recordings")
@@ -92,10 +93,7 @@ struct RecordingTests {
         }
         for index in decisions.indices.dropFirst() {
             let (before, after) = (decisions[index - 1], decisions[index])
-            let opposite = before.device.gravityDirection.flatMap { from in
-                after.device.gravityDirection.map { from.dot($0) < -0.5 }
-            }
-            #expect(opposite != true, "\(name): flip \(before) to \(after)")
+            #expect(after.device != before.device.opposite, "\(name): flip \(before) to \(after)")
             if index >= 2 {
                 #expect(
                     !(decisions[index - 2].device == after.device && after.time - before.time < 2),

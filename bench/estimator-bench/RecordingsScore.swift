@@ -88,11 +88,8 @@ struct DecisionScore {
                 }.count
         }
         // A decision straight to the opposite of the one before it.
-        let flipped = decisions.indices.dropFirst().filter { index in
-            guard let from = decisions[index - 1].device.gravityDirection,
-                let to = decisions[index].device.gravityDirection
-            else { return false }
-            return from.dot(to) < -0.5
+        let flipped = decisions.indices.dropFirst().filter {
+            decisions[$0].device == decisions[$0 - 1].device.opposite
         }
         flips = flipped.count
         setFlips = labels.filter(\.isArmMotion).map { set in
