@@ -3,14 +3,14 @@ import TraceCorpus
 
 // The scenario properties at large counts (`--properties`):
 //
-//     estimator-bench --properties [--seeds N] [--property NAME]
+//     estimator-bench --properties [--seeds N] [--property NAME] [--every-failure]
 //     estimator-bench --property NAME --seed S [--trace]
 //
 // Per property: seeds run, failures, the first failing seeds (each shrunk and described on one
-// line) and the time. With --seed, that one seed (described, and with --trace the scenario's
+// line; every one with --every-failure) and the time. With --seed, that one seed (described, and with --trace the scenario's
 // readings as a trace file, for Tests/traces/generated). Seeds are 1...N (10,000 by default).
 
-func runProperties(seeds: UInt64, only: String?, seed: UInt64?, trace: Bool) -> Bool {
+func runProperties(seeds: UInt64, only: String?, seed: UInt64?, trace: Bool, every: Bool) -> Bool {
     let chosen = ScenarioProperties.all.filter { only == nil || $0.name == only }
     guard !chosen.isEmpty else {
         print("estimator-bench: no property named \(only ?? "")")
@@ -40,7 +40,7 @@ func runProperties(seeds: UInt64, only: String?, seed: UInt64?, trace: Bool) -> 
             padded(property.name, 24) + padded(String(seeds), 8) + padded(String(failing.count), 10)
                 + padded(fixed(seconds(elapsed), 1) + " s", 9)
                 + failing.prefix(10).map(String.init).joined(separator: " "))
-        details += failing.prefix(3).map { property.describe($0) }
+        details += failing.prefix(every ? failing.count : 3).map { property.describe($0) }
     }
     if !details.isEmpty {
         print("")

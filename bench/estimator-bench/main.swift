@@ -35,7 +35,8 @@
 //    estimator and the per-sample judge (see RecordingsScore.swift).
 // 6. With --properties, the scenario generator's properties (TraceCorpus, ScenarioProperties) at
 //    10,000 seeds each (--seeds N), or one (--property NAME); with --seed S, one seed described
-//    (and with --trace written as a trace). See Properties.swift. They use the default settings.
+//    (and with --trace written as a trace); with --every-failure every failing seed described, not
+//    the first three. See Properties.swift. They use the default settings.
 //
 // --set NAME=VALUE replaces one `EstimatorSettings` field (by its property name) for every replay.
 //
@@ -403,7 +404,7 @@ let usage = """
     usage: estimator-bench [--json] [--set NAME=VALUE]... [TRACES-DIRECTORY]
            estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
            estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
-           estimator-bench --properties [--seeds N] [--property NAME]
+           estimator-bench --properties [--seeds N] [--property NAME] [--every-failure]
            estimator-bench --property NAME --seed S [--trace]
     """
 func fail(_ message: String) -> Never {
@@ -421,12 +422,14 @@ var propertySeeds: UInt64 = 10_000
 var propertyName: String?
 var propertySeed: UInt64?
 var propertyTrace = false
+var everyFailure = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--json": json = true
     case "--properties": properties = true
     case "--trace": propertyTrace = true
+    case "--every-failure": everyFailure = true
     case "--seeds", "--seed", "--property":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
         if argument == "--property" {
@@ -462,7 +465,10 @@ while let argument = arguments.popFirst() {
 }
 
 if properties || propertySeed != nil {
-    exit(runProperties(seeds: propertySeeds, only: propertyName, seed: propertySeed, trace: propertyTrace) ? 0 : 1)
+    exit(
+        runProperties(
+            seeds: propertySeeds, only: propertyName, seed: propertySeed, trace: propertyTrace, every: everyFailure)
+            ? 0 : 1)
 }
 
 if let recordingPath {
