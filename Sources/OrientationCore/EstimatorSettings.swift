@@ -278,6 +278,33 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// still meets the raised tilt.
     public var vibrationFaceEnterTilt = 80.0
 
+    /// A vibration the sampling aliases: how close to the candidate's axis the filtered in-plane
+    /// direction must stay. Degrees, default 25: well inside the band, and past the 10-20 degrees a
+    /// rail vibration wobbles a clearly held pose by (30 let the top of an arm's raise through, held
+    /// 27 degrees off an axis for half a second: no-direct-half-turn seed 695). The
+    /// daemon's low-energy plan reads a 50 Hz sensor every 0.1 s, and a train's 8-11 Hz vibration
+    /// (and its harmonic) then shows as a slow wobble of 0.5-2.6 Hz and up to 0.5 g: the steady mean
+    /// cannot tell it from a stride by its speed (`vibrationSlowShare`), the vigour holds every
+    /// rotation as for a swung arm, and the filter's speed hovers around `steadyAngularSpeed`, so a
+    /// tablet turned in its mount was never decided (the scenario properties held-still-decided
+    /// and bumpy-still-decided). Yet its direction wobbles by 10-20 degrees about a clear axis,
+    /// where a swung arm carries it across the bands. While the readings deviate from the steady
+    /// mean by `vibrationDeviation` or more, the filtered direction stands within
+    /// `vibrationTiltLimit` of upright and within this of the candidate's axis, the whole
+    /// `vibrationHeldTime`, and the steady mean holds still at 1 g (`SteadyMean.isSteady`), the
+    /// candidate is committed through the swing and vigour holds, the speed gate and a half turn's
+    /// rest (the rejected readings' hold, the overhead hold and `halfTurnSettleTime` still apply).
+    /// The end of an arm's raise, where the arm rests before it swings back (the scenario property
+    /// no-direct-half-turn), reads still (a deviation under `vibrationDeviation`) for part of
+    /// that time, or leans back further, or its mean is off 1 g or moves.
+    public var vibrationHeldAngle = 25.0
+
+    /// How long the direction must stay so (see `vibrationHeldAngle`). Seconds, default 0.5: a
+    /// tablet turned in a vibrating mount is then decided within a second of the turn's end (the
+    /// candidate comes mid-turn); 0.6-0.8 s decided fewer of them and still flipped at the top of
+    /// some arm raises, which stay there for up to a second.
+    public var vibrationHeldTime = 0.5
+
     // MARK: Evidence timers
 
     /// Evidence time for the first decision after init or reset: the same unambiguous proposal,

@@ -48,6 +48,8 @@ extension EstimatorSettings: GravityReferenceSettings {
             Field("vibrationTiltLimit", .degrees, 10.0...70.0) { $1(&$0.vibrationTiltLimit) },
             Field("vibrationRestartAngle", .degrees, 5.0...90.0) { $1(&$0.vibrationRestartAngle) },
             Field("vibrationFaceEnterTilt", .degrees, 65.0...89.0) { $1(&$0.vibrationFaceEnterTilt) },
+            Field("vibrationHeldAngle", .degrees, 0.0...45.0) { $1(&$0.vibrationHeldAngle) },
+            Field("vibrationHeldTime", .seconds, 0.0...10.0) { $1(&$0.vibrationHeldTime) },
             Field("firstDecisionSettleTime", .seconds, 0.0...2.0) { $1(&$0.firstDecisionSettleTime) },
             Field("quarterTurnSettleTime", .seconds, 0.0...5.0) { $1(&$0.quarterTurnSettleTime) },
             Field("halfTurnSettleTime", .seconds, 0.0...10.0) { $1(&$0.halfTurnSettleTime) },

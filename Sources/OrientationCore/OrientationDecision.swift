@@ -27,6 +27,9 @@ public struct OrientationDecision: Sendable, Equatable {
     // Since when the proposal has been another orientation than the committed one (an ambiguous
     // proposal neither starts nor ends this); nil while it is the committed one.
     private var departedSince: Double?
+    // Since when the candidate has been proposed with the readings vibrating and the filtered
+    // in-plane direction within `vibrationHeldAngle` of its axis, without a break; nil while not.
+    private var heldSince: Double?
     // Rotations are blocked before this time (swing).
     private var rotationBlockedUntil = -Double.infinity
     // Rotations away from the last upright orientation are blocked before this time (overhead).
@@ -50,12 +53,23 @@ public struct OrientationDecision: Sendable, Equatable {
         /// The readings have held still (`CalmRun.rests`: a calm run, sudden or not, of three
         /// readings over `calmSettleTime`): the device rests, however far the filter still lags.
         public var readingsRest: Bool
+        /// While the readings deviate from the steady mean as a vibration's do (`SteadyMean.deviation`
+        /// at least `vibrationDeviation`), the filtered gravity's in-plane angle
+        /// (`UprightGeometry.inPlaneAngle`) where it stands within `vibrationTiltLimit` of upright;
+        /// nil otherwise.
+        public var vibratingDirection: Double?
+        /// The steady mean holds still at 1 g (`SteadyMean.isSteady`), however slow the readings'
+        /// swing around it.
+        public var meanSteady: Bool
 
         /// Evidence from the parts' values.
         public init(
             calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
-            vibration: Bool = false, readingsRest: Bool = false
+            vibration: Bool = false, readingsRest: Bool = false, vibratingDirection: Double? = nil,
+            meanSteady: Bool = false
         ) {
+            self.vibratingDirection = vibratingDirection
+            self.meanSteady = meanSteady
             self.calm = calm
             self.angularSpeed = angularSpeed
             self.vigour = vigour
@@ -122,6 +136,7 @@ public struct OrientationDecision: Sendable, Equatable {
         } else if proposal != candidate {
             candidate = proposal
             candidateSince = time
+            heldSince = nil
         }
     }
 
@@ -133,6 +148,13 @@ public struct OrientationDecision: Sendable, Equatable {
             restSince = nil
         } else if restSince == nil {
             restSince = time
+        }
+        if let candidate, candidate.isUpright, let angle = evidence.vibratingDirection,
+            UprightGeometry.distance(angle, UprightGeometry.axisAngle(candidate)) <= settings.vibrationHeldAngle
+        {
+            heldSince = heldSince ?? time
+        } else {
+            heldSince = nil
         }
         guard let candidate, mayCommit(candidate, at: time, evidence, settings) else { return nil }
         orientation = candidate
@@ -146,6 +168,8 @@ public struct OrientationDecision: Sendable, Equatable {
         _ candidate: DeviceOrientation, at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings
     ) -> Bool {
         let slack = settings.timingSlack
+        // A vibration held about the candidate's axis (see `EstimatorSettings.vibrationHeldAngle`).
+        let held = evidence.meanSteady && (heldSince.map { time - $0 >= settings.vibrationHeldTime - slack } ?? false)
         if evidence.vibration {
             // The steady mean of a vibration: its run is the evidence, and the readings the gate
             // rejects, the swing of their tilt and their vigour are the vibration's own.
@@ -169,11 +193,11 @@ public struct OrientationDecision: Sendable, Equatable {
             // After a swing likewise: picked up from a table, the first upright one has none to flip
             // from, and one odd reading at the end of the lift (its tilt across the screen plane)
             // made the readings' filtered tilt swing back toward flat and held it for 0.3 s.
-            if lastUprightOrientation != nil && time < rotationBlockedUntil { return false }
+            if lastUprightOrientation != nil && time < rotationBlockedUntil && !held { return false }
             // A swinging arm, a bouncing stride: the in-plane direction follows the motion, from one
             // upright orientation to another. The first upright one (picked up from a table, still
             // shaking from the lift) has none to flip from.
-            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit { return false }
+            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit && !held { return false }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         // The evidence: the candidate is the orientation a turn slows into (the mid-turn commit),
@@ -182,7 +206,7 @@ public struct OrientationDecision: Sendable, Equatable {
         // while the filtered direction turns slowly; a half turn so, once the device rests.
         let turnEvidence = candidate == evidence.turnTarget
         let calmEvidence = evidence.calmRunStart.map { candidateSince >= $0 } ?? false
-        if !calmEvidence && !turnEvidence {
+        if !calmEvidence && !turnEvidence && !held {
             guard evidence.angularSpeed <= settings.steadyAngularSpeed,
                 time - candidateSince >= settings.quarterTurnSettleTime - slack
             else { return false }
@@ -247,6 +271,7 @@ public struct OrientationDecision: Sendable, Equatable {
     /// filter started over: old evidence is stale).
     public mutating func forgetCandidate() {
         candidate = nil
+        heldSince = nil
         departedSince = nil
     }
 

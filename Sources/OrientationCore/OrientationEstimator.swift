@@ -38,7 +38,11 @@
 ///    first upright one while it lasts), and there is evidence for it. A vibration's steady mean
 ///    is evidence of its own, past the rejected readings, the swing and vigour holds and the
 ///    speed gate (a car mount, a train: zero-mean vibration, see `EstimatorSettings`), also for a
-///    turn target that is the orientation the mean proposes. The mid-turn commit: the candidate is the turn
+///    turn target that is the orientation the mean proposes. A vibration the sampling aliases into a
+///    slow wobble (its steady mean holds still at 1 g, but too much of the readings' swing is slow to
+///    be evidence of its own) is evidence once the readings have vibrated, with the filtered direction
+///    within `vibrationHeldAngle` of the candidate's axis, for `vibrationHeldTime`: past the swing
+///    and vigour holds, the speed gate and a half turn's rest. The mid-turn commit: the candidate is the turn
 ///    target, so a hand's quarter turn is committed as it slows into its end. The calm fast
 ///    path: the candidate appeared during an established sudden-turn calm run, so a step is
 ///    committed `calmSettleTime` after the first reading that shows it. Otherwise (slow turns,
@@ -261,7 +265,11 @@ public struct OrientationEstimator: Sendable {
             // A turn slowing into the orientation the vibration's mean proposes (the mean settled
             // before the turn follower let go) has the mean's evidence too.
             vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal),
-            readingsRest: calmRun.rests(at: time, settings))
+            readingsRest: calmRun.rests(at: time, settings),
+            vibratingDirection: steadyMean.deviation >= settings.vibrationDeviation
+                ? tilt.flatMap { abs($0) <= settings.vibrationTiltLimit ? UprightGeometry.inPlaneAngle(of: filtered) : nil }
+                : nil,
+            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings))
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.

@@ -21,12 +21,15 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 53)
+        #expect(settings.entries.count == 55)
         // A half turn's rest is slower than the speed gate, and its proposal held longer than the settle time.
         #expect(settings.halfTurnRestSpeed < settings.steadyAngularSpeed)
         #expect(settings.halfTurnHeldTime > settings.quarterTurnSettleTime)
         #expect(settings.halfTurnRestVigour < settings.vigourRotationLimit)
         #expect(settings.midTurnAngle > settings.switchAngle && settings.midTurnAngle < 90)
+        // A vibration held about an axis stays well inside the band, as long as a half turn's proposal.
+        #expect(settings.vibrationHeldAngle < settings.switchAngle / 2)
+        #expect(settings.vibrationHeldTime >= settings.halfTurnSettleTime)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 

@@ -203,4 +203,44 @@ struct OrientationDecisionTests {
         slow.angularSpeed = 40
         #expect(commitTime(&quarter, .landscapeLeft, from: 1.4, until: 3, evidence: slow).map { abs($0 - 1.6) < 1e-9 } == true)
     }
+
+    /// A tablet turned half a turn in a train's mount, read every 0.1 s by the low-energy plan (a
+    /// generated held-still-decided counterexample, seed 3071): the 8.7 Hz vibration aliases into a
+    /// slow wobble, the vigour stays over `vigourRotationLimit`, the filter's speed hovers around the
+    /// speed gate, and the half turn was never committed. The readings vibrate about a steady mean
+    /// with the filtered direction within `vibrationHeldAngle` of the new axis: committed once that
+    /// has lasted `vibrationHeldTime`. Not while the direction strays further, nor while the mean
+    /// moves.
+    @Test func aVibrationHeldAboutTheNewAxisIsCommittedThroughTheVigourHold() {
+        // Offers landscape-left every 0.1 s from 2.8 s, the filtered direction at `direction(time)`,
+        // the filter's speed alternating about the gate; when committed.
+        func commit(meanSteady: Bool = true, direction: (Double) -> Double?) -> Double? {
+            var decision = OrientationDecision()
+            _ = commitTime(&decision, .landscapeRight, from: 0, until: 1, evidence: still())
+            var time = 2.8
+            var index = 0
+            while time <= 4.5 + 1e-9 {
+                var evidence = still(calm: false)
+                evidence.vigour = 0.25
+                evidence.angularSpeed = index % 2 == 0 ? 60 : 30
+                evidence.vibratingDirection = direction(time)
+                evidence.meanSteady = meanSteady
+                decision.offer(.landscapeLeft, at: time)
+                if decision.decide(at: time, evidence, settings) != nil { return time }
+                index += 1
+                time = 2.8 + Double(index) * 0.1
+            }
+            return nil
+        }
+        // Wobbling 10-15 degrees about the axis: committed 0.5 s after the first such reading.
+        let wobble = commit { Int(($0 * 10).rounded()) % 2 == 0 ? -78 : -104 }
+        #expect(wobble.map { abs($0 - 3.3) < 1e-9 } == true)
+        // 28 degrees off the axis at one reading (an arm's raise held off the axis): the run starts over.
+        let strayed = commit { abs($0 - 3.1) < 1e-9 ? -62 : -95 }
+        #expect(strayed.map { abs($0 - 3.7) < 1e-9 } == true)
+        // Readings that do not vibrate (no direction): the vigour holds the rotation.
+        #expect(commit { _ in nil } == nil)
+        // A mean that moves: no commit.
+        #expect(commit(meanSteady: false) { _ in -95 } == nil)
+    }
 }
