@@ -37,7 +37,7 @@ struct ScenarioPropertyTests {
     }
 
     @Test func heldStillDecided() {
-        withKnownIssue("held-still-decided: fixed by est") { Self.expectHolds("held-still-decided") }
+        Self.expectHolds("held-still-decided")
     }
 
     @Test func bumpyStillDecided() {

@@ -132,6 +132,20 @@ struct SteadyMeanTests {
         #expect(swung.gravity.map { $0.magnitude / g > 1.5 } ?? false)
     }
 
+    /// A mean started over past a turn's tail may still be early: the hand's stop pushes 1.5-1.7 g
+    /// for a few more readings. A reading the gate rejects within a time constant after that start
+    /// starts the mean over again from the next reading it takes, so the mean holds 1 g, not the
+    /// push (here the turn starts it over at 1.04 s, its tail at 1.20 s, the push is 1.28-1.32 s).
+    @Test func aPushAfterTheTailsStartStartsTheMeanOverAgain() {
+        var mean = SteadyMean()
+        let readings = samples(rate: 50, duration: 1.5) { t in
+            t < 1 ? gravity(angle: 0) : gravity(angle: 90, magnitude: t >= 1.27 && t < 1.33 ? 1.6 * g : g)
+        }
+        for sample in readings { mean.update(sample.reading, at: sample.time, oneG: g, settings) }
+        #expect(abs((mean.gravity?.magnitude ?? 0) / g - 1) < 0.005, "\(String(describing: mean.gravity))")
+        #expect(mean.since >= 1.33)
+    }
+
     @Test func aGapOrARestartForgetsIt() {
         var mean = SteadyMean()
         mean.update(gravity(angle: 0), at: 0, settings)
