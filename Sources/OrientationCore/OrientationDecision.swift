@@ -50,11 +50,15 @@ public struct OrientationDecision: Sendable, Equatable {
         /// The readings have held still (`CalmRun.rests`: a calm run, sudden or not, of three
         /// readings over `calmSettleTime`): the device rests, however far the filter still lags.
         public var readingsRest: Bool
+        /// The steady mean rests (`SteadyMean.rests`: held still at 1 g, the readings hardly
+        /// deviating from it) and proposes the candidate: the vigour is the past's (a hard turn's
+        /// push, remembered for a second), and holds no rotation.
+        public var meanRests: Bool
 
         /// Evidence from the parts' values.
         public init(
             calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
-            vibration: Bool = false, readingsRest: Bool = false
+            vibration: Bool = false, readingsRest: Bool = false, meanRests: Bool = false
         ) {
             self.calm = calm
             self.angularSpeed = angularSpeed
@@ -63,6 +67,7 @@ public struct OrientationDecision: Sendable, Equatable {
             self.calmRunStart = calmRunStart
             self.vibration = vibration
             self.readingsRest = readingsRest
+            self.meanRests = meanRests
         }
     }
 
@@ -172,8 +177,11 @@ public struct OrientationDecision: Sendable, Equatable {
             if lastUprightOrientation != nil && time < rotationBlockedUntil { return false }
             // A swinging arm, a bouncing stride: the in-plane direction follows the motion, from one
             // upright orientation to another. The first upright one (picked up from a table, still
-            // shaking from the lift) has none to flip from.
-            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit { return false }
+            // shaking from the lift) has none to flip from, and a device whose readings rest around
+            // a steady mean that proposes the candidate is no longer in motion.
+            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit && !evidence.meanRests {
+                return false
+            }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         // The evidence: the candidate is the orientation a turn slows into (the mid-turn commit),

@@ -77,6 +77,15 @@ public struct SteadyMean: Sendable, Equatable {
         return abs(gravity.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand
     }
 
+    /// Whether the mean has held still for `vibrationSettleTime`, at 1 g as a device at rest reads
+    /// it (within `calmMagnitudeBand` of `oneG`), with the readings' deviation from it under
+    /// `vibrationDeviation`: the device rests there, whatever it did before (the vigour remembers a
+    /// hard turn for a second; the deviation, started over with the mean, does not).
+    public func rests(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
+        guard let gravity, isSteady(at: time, oneG: oneG, settings) else { return false }
+        return deviation < settings.vibrationDeviation && abs(gravity.magnitude / oneG - 1) <= settings.calmMagnitudeBand
+    }
+
     /// Feeds a finite reading taken at `time`; `oneG`, the 1 g the gate measures it against (nil:
     /// a restart takes any reading).
     public mutating func update(

@@ -25,6 +25,24 @@ struct SteadyMeanTests {
         #expect(!rest.isVibrating(at: time, oneG: g, settings))
     }
 
+    /// The mean rests where the readings hold still around it at 1 g, a weak vibration included
+    /// (0.1 g, deviating by about 0.06); not under a vibration the mean has evidence of its own for,
+    /// nor off 1 g by more than `calmMagnitudeBand` (an arm pausing at the top of a raise reads 0.9 g).
+    @Test func aMeanRestsAtOneGWhereTheReadingsHardlyDeviate() {
+        var random = SplitMix64(seed: 2)
+        let (weak, time) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.1 * g) * TestMath.sinCos(degrees: 360 * 12 * t).sin
+                + random.noise(sigma: 0.01 * g)
+        }
+        #expect(weak.rests(at: time, oneG: g, settings))
+        let (shaken, _) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
+        }
+        #expect(!shaken.rests(at: time, oneG: g, settings))
+        let (light, _) = mean(duration: 2) { _ in gravity(angle: 90, magnitude: 0.9 * g) }
+        #expect(!light.rests(at: time, oneG: g, settings))
+    }
+
     @Test func aVibrationAveragesToGravityInASteadyDirection() {
         let (shaken, time) = mean(duration: 2) { t in
             gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
