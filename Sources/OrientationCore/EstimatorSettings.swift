@@ -197,7 +197,11 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// 0.2, so a device carried by someone striding hard waits for the stride to calm down (it has
     /// no turn to show meanwhile). A deliberate flip that comes to rest commits once the vigour
     /// has decayed below this. The first upright orientation (after face-up or face-down, say picked
-    /// up from a table and still shaking from the lift) has none to flip from and does not wait.
+    /// up from a table and still shaking from the lift) has none to flip from and does not wait, nor
+    /// does a device whose readings rest around the steady mean (`SteadyMean.rests`: held still at
+    /// 1 g within `calmMagnitudeBand`, deviating under `vibrationDeviation`) when the mean proposes
+    /// the candidate: a hard half turn (2-4 g at the sensor) leaves a vigour of 0.5, which takes a
+    /// second to decay under this in a mount's weak vibration.
     public var vigourRotationLimit = 0.15
 
     /// Time constant of `OrientationEstimator.vigour`. Seconds, default 0.5: longer than one

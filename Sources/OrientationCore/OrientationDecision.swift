@@ -61,15 +61,17 @@ public struct OrientationDecision: Sendable, Equatable {
         /// The steady mean holds still at 1 g (`SteadyMean.isSteady`), however slow the readings'
         /// swing around it.
         public var meanSteady: Bool
+        /// The steady mean rests (`SteadyMean.rests`: held still at 1 g, the readings hardly
+        /// deviating from it) and proposes the candidate: the vigour is the past's (a hard turn's
+        /// push, remembered for a second), and holds no rotation.
+        public var meanRests: Bool
 
         /// Evidence from the parts' values.
         public init(
             calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
             vibration: Bool = false, readingsRest: Bool = false, vibratingDirection: Double? = nil,
-            meanSteady: Bool = false
+            meanSteady: Bool = false, meanRests: Bool = false
         ) {
-            self.vibratingDirection = vibratingDirection
-            self.meanSteady = meanSteady
             self.calm = calm
             self.angularSpeed = angularSpeed
             self.vigour = vigour
@@ -77,6 +79,9 @@ public struct OrientationDecision: Sendable, Equatable {
             self.calmRunStart = calmRunStart
             self.vibration = vibration
             self.readingsRest = readingsRest
+            self.vibratingDirection = vibratingDirection
+            self.meanSteady = meanSteady
+            self.meanRests = meanRests
         }
     }
 
@@ -103,7 +108,8 @@ public struct OrientationDecision: Sendable, Equatable {
                 let raised =
                     settings.faceEnterTilt + (settings.disturbedFaceEnterTilt - settings.faceEnterTilt) * disturbance
                 // A vibration's mean holds still: it wanders across no enter tilt.
-                let enterTilt = steadyMean ? min(raised, max(settings.vibrationFaceEnterTilt, settings.faceEnterTilt)) : raised
+                let enterTilt =
+                    steadyMean ? min(raised, max(settings.vibrationFaceEnterTilt, settings.faceEnterTilt)) : raised
                 if tilt > enterTilt { return .faceUp }
                 if -tilt > enterTilt { return .faceDown }
             }
@@ -196,8 +202,13 @@ public struct OrientationDecision: Sendable, Equatable {
             if lastUprightOrientation != nil && time < rotationBlockedUntil && !held { return false }
             // A swinging arm, a bouncing stride: the in-plane direction follows the motion, from one
             // upright orientation to another. The first upright one (picked up from a table, still
-            // shaking from the lift) has none to flip from.
-            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit && !held { return false }
+            // shaking from the lift) has none to flip from, and a device whose readings rest around
+            // a steady mean that proposes the candidate is no longer in motion.
+            if lastUprightOrientation != nil && evidence.vigour > settings.vigourRotationLimit && !held
+                && !evidence.meanRests
+            {
+                return false
+            }
             if lastUprightOrientation != nil && time < overheadUntil { return false }
         }
         // The evidence: the candidate is the orientation a turn slows into (the mid-turn commit),

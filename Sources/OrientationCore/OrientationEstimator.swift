@@ -35,7 +35,8 @@
 ///    else the filtered gravity) proposes an orientation.
 /// 10. A changed proposal becomes a candidate; it is committed when nothing was rejected
 ///    recently, no hold applies (a vigour above `vigourRotationLimit` holds rotations but the
-///    first upright one while it lasts), and there is evidence for it. A vibration's steady mean
+///    first upright one while it lasts, unless the readings rest around a steady mean at 1 g that
+///    proposes the candidate, `SteadyMean.rests`), and there is evidence for it. A vibration's steady mean
 ///    is evidence of its own, past the rejected readings, the swing and vigour holds and the
 ///    speed gate (a car mount, a train: zero-mean vibration, see `EstimatorSettings`), also for a
 ///    turn target that is the orientation the mean proposes. A vibration the sampling aliases into a
@@ -244,7 +245,8 @@ public struct OrientationEstimator: Sendable {
         let meanProposal =
             vibrating
             ? vibrationMean.flatMap {
-                decision.propose($0, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, steadyMean: true, settings)
+                decision.propose(
+                    $0, tilt: vibrationTilt, vigour: vigour, faces: facesAvailable, steadyMean: true, settings)
             } : nil
         let proposal: DeviceOrientation?
         if let target = turn.target {
@@ -259,6 +261,15 @@ public struct OrientationEstimator: Sendable {
             proposal = decision.propose(filtered, tilt: tilt, vigour: vigour, faces: facesAvailable, settings)
         }
         decision.offer(proposal, at: time)
+        // The readings rest around a steady mean at 1 g that proposes the candidate: the vigour of
+        // the turn that brought the device there holds it no longer.
+        let restingMean = steadyMean.rests(at: time, oneG: meanOneG, settings) ? steadyMean.gravity : nil
+        let meanRests =
+            decision.candidate != nil
+            && restingMean.flatMap {
+                decision.propose(
+                    $0, tilt: UprightGeometry.tilt(of: $0), vigour: vigour, faces: facesAvailable, settings)
+            } == decision.candidate
         let evidence = OrientationDecision.Evidence(
             calm: calm, angularSpeed: filter.angularSpeed, vigour: vigour, turnTarget: turn.target,
             calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
@@ -267,9 +278,11 @@ public struct OrientationEstimator: Sendable {
             vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal),
             readingsRest: calmRun.rests(at: time, settings),
             vibratingDirection: steadyMean.deviation >= settings.vibrationDeviation
-                ? tilt.flatMap { abs($0) <= settings.vibrationTiltLimit ? UprightGeometry.inPlaneAngle(of: filtered) : nil }
+                ? tilt.flatMap {
+                    abs($0) <= settings.vibrationTiltLimit ? UprightGeometry.inPlaneAngle(of: filtered) : nil
+                }
                 : nil,
-            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings))
+            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests)
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.

@@ -21,7 +21,10 @@
 /// passes the angle mid-turn), and the plain mean would carry its last tens of degrees for half a
 /// second: once the mean has come of age (`vibrationTimeConstant` after the start), it starts over
 /// once more, from the first reading the gate would take within another time constant, by when a
-/// hand's turn has ended. A reading still off 1 g that long (an arm still swinging) starts nothing.
+/// hand's turn has mostly ended. A reading still off 1 g that long (an arm still swinging) starts
+/// nothing. The gate takes up to 1.4 g, and the hand's stop can push 1.6-1.7 g for a tenth of a
+/// second after such a start: a reading the gate rejects within a time constant of it is left out,
+/// and the next reading the gate takes starts the mean over again.
 public struct SteadyMean: Sendable, Equatable {
     /// The mean reading, nil before the first reading or after a restart.
     public private(set) var gravity: Vector3?
@@ -45,6 +48,10 @@ public struct SteadyMean: Sendable, Equatable {
     // When a turn started the mean over (nil when none did, or it has started over past the
     // turn's tail): it starts over once more when it comes of age.
     private var turnTime: Double?
+    // When the mean started over past a turn's tail (nil when it did not, or a time constant has
+    // passed since), and whether a reading the gate would reject came since.
+    private var tailStart: Double?
+    private var tailPushed = false
 
     /// No mean yet.
     public init() {}
@@ -70,6 +77,15 @@ public struct SteadyMean: Sendable, Equatable {
         return abs(gravity.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand
     }
 
+    /// Whether the mean has held still for `vibrationSettleTime`, at 1 g as a device at rest reads
+    /// it (within `calmMagnitudeBand` of `oneG`), with the readings' deviation from it under
+    /// `vibrationDeviation`: the device rests there, whatever it did before (the vigour remembers a
+    /// hard turn for a second; the deviation, started over with the mean, does not).
+    public func rests(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
+        guard let gravity, isSteady(at: time, oneG: oneG, settings) else { return false }
+        return deviation < settings.vibrationDeviation && abs(gravity.magnitude / oneG - 1) <= settings.calmMagnitudeBand
+    }
+
     /// Feeds a finite reading taken at `time`; `oneG`, the 1 g the gate measures it against (nil:
     /// a restart takes any reading).
     public mutating func update(
@@ -89,14 +105,31 @@ public struct SteadyMean: Sendable, Equatable {
         }
         let tau = settings.vibrationTimeConstant
         let young = evidence + elapsed < tau
+        let plausible = Self.isPlausible(reading, oneG: oneG, settings)
         // Past the turn's tail: what the mean took in of it only delays the pose it ends in.
         if let turnTime, !young {
-            if Self.isPlausible(reading, oneG: oneG, settings) {
+            if plausible {
                 self.turnTime = nil
                 restart(from: reading, at: time)
+                tailStart = time
                 return
             }
             if time - turnTime > 2 * tau { self.turnTime = nil }
+        }
+        // That start came early if a reading the gate rejects follows within a time constant (the
+        // hand's stop still pushes 1.5-1.7 g): the next reading it takes starts the mean over again.
+        if let tailStart {
+            if time - tailStart > tau {
+                self.tailStart = nil
+                tailPushed = false
+            } else if !plausible {
+                tailPushed = true
+                return
+            } else if tailPushed {
+                tailPushed = false
+                restart(from: reading, at: time)
+                return
+            }
         }
         evidence = min(evidence + elapsed, tau)
         // A plain mean while young; then the first-order weight elapsed / (tau + elapsed), as the
@@ -109,8 +142,10 @@ public struct SteadyMean: Sendable, Equatable {
         // it starts over from the reading.
         if first.angle(to: next) > settings.vibrationRestartAngle {
             restart(from: reading, at: time)
-            restartPending = !Self.isPlausible(reading, oneG: oneG, settings)
+            restartPending = !plausible
             turnTime = time
+            tailStart = nil
+            tailPushed = false
             return
         }
         gravity = next
@@ -140,6 +175,8 @@ public struct SteadyMean: Sendable, Equatable {
     public mutating func restart() {
         restartPending = false
         turnTime = nil
+        tailStart = nil
+        tailPushed = false
         gravity = nil
         anchor = nil
         deviation = 0

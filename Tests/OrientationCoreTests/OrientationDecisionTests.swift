@@ -113,6 +113,20 @@ struct OrientationDecisionTests {
         #expect(commitTime(&decision, .landscapeRight, from: 10, until: 11, evidence: still()) != nil)
     }
 
+    /// A device come to rest after a hard turn: the vigour remembers the turn's push for a second
+    /// (held-still-decided seed 7285: 0.5 after a 0.37 s half turn, under `vigourRotationLimit`
+    /// 1.05 s later), but where the readings rest around a steady mean that proposes the candidate
+    /// (`Evidence.meanRests`) the vigour holds no rotation.
+    @Test func aRestingMeanLiftsTheVigourHold() {
+        var decision = OrientationDecision()
+        _ = commitTime(&decision, .portrait, from: 0, until: 1, evidence: still())
+        var vigorous = still()
+        vigorous.vigour = 2 * settings.vigourRotationLimit
+        #expect(commitTime(&decision, .landscapeRight, from: 1, until: 2, evidence: vigorous) == nil)
+        vigorous.meanRests = true
+        #expect(commitTime(&decision, .landscapeRight, from: 2, until: 3, evidence: vigorous) != nil)
+    }
+
     /// Picked up from a table still shaking from the lift: the first upright orientation after
     /// face-up is no flip between upright ones, and the vigour does not hold it (a generated
     /// posture counterexample, decided 1.24 s late while the vigour decayed).

@@ -25,6 +25,24 @@ struct SteadyMeanTests {
         #expect(!rest.isVibrating(at: time, oneG: g, settings))
     }
 
+    /// The mean rests where the readings hold still around it at 1 g, a weak vibration included
+    /// (0.1 g, deviating by about 0.06); not under a vibration the mean has evidence of its own for,
+    /// nor off 1 g by more than `calmMagnitudeBand` (an arm pausing at the top of a raise reads 0.9 g).
+    @Test func aMeanRestsAtOneGWhereTheReadingsHardlyDeviate() {
+        var random = SplitMix64(seed: 2)
+        let (weak, time) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.1 * g) * TestMath.sinCos(degrees: 360 * 12 * t).sin
+                + random.noise(sigma: 0.01 * g)
+        }
+        #expect(weak.rests(at: time, oneG: g, settings))
+        let (shaken, _) = mean(duration: 2) { t in
+            gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
+        }
+        #expect(!shaken.rests(at: time, oneG: g, settings))
+        let (light, _) = mean(duration: 2) { _ in gravity(angle: 90, magnitude: 0.9 * g) }
+        #expect(!light.rests(at: time, oneG: g, settings))
+    }
+
     @Test func aVibrationAveragesToGravityInASteadyDirection() {
         let (shaken, time) = mean(duration: 2) { t in
             gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
@@ -130,6 +148,20 @@ struct SteadyMeanTests {
         }
         for sample in swing { swung.update(sample.reading, at: sample.time, oneG: g, settings) }
         #expect(swung.gravity.map { $0.magnitude / g > 1.5 } ?? false)
+    }
+
+    /// A mean started over past a turn's tail may still be early: the hand's stop pushes 1.5-1.7 g
+    /// for a few more readings. A reading the gate rejects within a time constant after that start
+    /// starts the mean over again from the next reading it takes, so the mean holds 1 g, not the
+    /// push (here the turn starts it over at 1.04 s, its tail at 1.20 s, the push is 1.28-1.32 s).
+    @Test func aPushAfterTheTailsStartStartsTheMeanOverAgain() {
+        var mean = SteadyMean()
+        let readings = samples(rate: 50, duration: 1.5) { t in
+            t < 1 ? gravity(angle: 0) : gravity(angle: 90, magnitude: t >= 1.27 && t < 1.33 ? 1.6 * g : g)
+        }
+        for sample in readings { mean.update(sample.reading, at: sample.time, oneG: g, settings) }
+        #expect(abs((mean.gravity?.magnitude ?? 0) / g - 1) < 0.005, "\(String(describing: mean.gravity))")
+        #expect(mean.since >= 1.33)
     }
 
     @Test func aGapOrARestartForgetsIt() {
