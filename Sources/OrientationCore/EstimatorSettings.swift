@@ -279,7 +279,15 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// as a disturbed filter does, and a device lying flat at 80-85 degrees under a vibration of
     /// 0.3-0.5 g (whose vigour is that of a swung arm) is face-up or face-down; a hand holding a
     /// device at 70-75 degrees with a light vibration (vigour under half of `disturbanceFullScale`)
-    /// still meets the raised tilt.
+    /// still meets the raised tilt. A mean that lies beyond this toward one face, at 1 g, while the
+    /// readings deviate from it by `vibrationDeviation`, for `vibrationHeldTime`, is a vibration's
+    /// however slow the readings' swing and however far its in-plane direction wanders (which says
+    /// nothing lying flat): the low-energy plan reads a 50 Hz sensor every 0.1 s, a train's
+    /// 8-11 Hz then shows as a slow wobble that breaks the fast share (`vibrationSlowShare`) and
+    /// moves the mean's direction past `vibrationSpread` around the vertical, while the filter's
+    /// tilt wanders across the raised enter tilt (80-86 degrees against 85), so a tablet lying flat
+    /// on a train table was never face-up (held-still-decided seed 8708, bumpy-still-decided
+    /// 5133).
     public var vibrationFaceEnterTilt = 80.0
 
     /// A vibration the sampling aliases: how close to the candidate's axis the filtered in-plane
@@ -306,7 +314,11 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// How long the direction must stay so (see `vibrationHeldAngle`). Seconds, default 0.5: a
     /// tablet turned in a vibrating mount is then decided within a second of the turn's end (the
     /// candidate comes mid-turn); 0.6-0.8 s decided fewer of them and still flipped at the top of
-    /// some arm raises, which stay there for up to a second.
+    /// some arm raises, which stay there for up to a second. Also how long a steady mean must lie
+    /// flat to be a vibration's (see `vibrationFaceEnterTilt`), as a margin: the top of an arm's
+    /// raise lies flat with the readings deviating for a moment (no-direct-half-turn seed 9452
+    /// flipped from face-up to face-down when a steady run of `vibrationSettleTime` was enough);
+    /// `vibrationSettleTime` for the flat mean's tilt decided the same seeds and flipped none.
     public var vibrationHeldTime = 0.5
 
     // MARK: Evidence timers
