@@ -91,9 +91,6 @@ public struct OrientationEstimator: Sendable {
     private var previousReadingTime = 0.0
     // The last accepted reading, alone, proposes an orientation other than the committed one.
     private var readingPointsElsewhere = false
-    // The face the steady mean has lain toward (beyond `vibrationFaceEnterTilt`, at 1 g, with the
-    // readings deviating from it by `vibrationDeviation`) and since when; nil while it does not.
-    private var flatMean: (face: DeviceOrientation, since: Double)?
 
     /// Creates an estimator with no history. Settings outside their ranges are clamped.
     public init(settings: EstimatorSettings = EstimatorSettings(), facesAvailable: Bool = true) {
@@ -243,23 +240,10 @@ public struct OrientationEstimator: Sendable {
         // The mean's size is measured against the 1 g for the mean (`GravityReference.oneGForMean`),
         // not for the reading, which swings with the vibration.
         let meanOneG = reference.oneGForMean(for: magnitude, settings)
-        // A mean lying flat is a vibration's once it has lain toward one face for `vibrationHeldTime`
-        // at 1 g with the readings deviating from it, however slow their swing and wherever its
-        // in-plane direction wanders (an aliased vibration, see `vibrationFaceEnterTilt`).
-        let flatFace = steadyMean.gravity.flatMap { mean -> DeviceOrientation? in
-            let meanTilt = UprightGeometry.tilt(of: mean)
-            guard abs(mean.magnitude / meanOneG - 1) <= settings.vibrationMagnitudeBand,
-                steadyMean.deviation >= settings.vibrationDeviation, abs(meanTilt) > settings.vibrationFaceEnterTilt
-            else { return nil }
-            return meanTilt > 0 ? .faceUp : .faceDown
-        }
-        if flatFace == nil || flatFace != flatMean?.face {
-            flatMean = flatFace.map { (face: $0, since: time) }
-        }
-        let flatVibration =
-            flatMean.map { time - $0.since >= settings.vibrationHeldTime - settings.timingSlack } ?? false
+        // A mean lying flat is a vibration's however slow the readings' swing (`SteadyMean.liesFlat`).
+        let liesFlat = steadyMean.liesFlat(at: time, oneG: meanOneG, settings)
         let vibrationMean =
-            steadyMean.isVibrating(at: time, oneG: meanOneG, settings) || flatVibration ? steadyMean.gravity : nil
+            steadyMean.isVibrating(at: time, oneG: meanOneG, settings) || liesFlat ? steadyMean.gravity : nil
         let vibrationTilt = vibrationMean.map { UprightGeometry.tilt(of: $0) }
         let vibrating =
             vibrationTilt.map { abs($0) <= settings.vibrationTiltLimit || abs($0) > settings.faceEnterTilt } ?? false
@@ -329,7 +313,6 @@ public struct OrientationEstimator: Sendable {
         decision.restart()
         calmRun.restart()
         steadyMean.restart()
-        flatMean = nil
     }
 
     /// A rejected reading: commits wait `disturbanceHoldTime`, and the calm run ends.

@@ -37,6 +37,9 @@ public struct SteadyMean: Sendable, Equatable {
     /// Since when the readings have deviated from the mean by `vibrationDeviation` or more, mostly
     /// fast (`vibrationSlowShare`), without a break; nil while they do not.
     public private(set) var fastSince: Double?
+    // The face the mean has lain toward (see `liesFlat`) and since when; nil while it does not.
+    private var flatFace: DeviceOrientation?
+    private var flatSince = 0.0
     // The first of the two low-passes, the time behind them (capped at the time constant), the
     // time of the last reading, and the mean where the steady run began.
     private var first = Vector3.zero
@@ -83,7 +86,28 @@ public struct SteadyMean: Sendable, Equatable {
     /// hard turn for a second; the deviation, started over with the mean, does not).
     public func rests(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
         guard let gravity, isSteady(at: time, oneG: oneG, settings) else { return false }
-        return deviation < settings.vibrationDeviation && abs(gravity.magnitude / oneG - 1) <= settings.calmMagnitudeBand
+        return deviation < settings.vibrationDeviation
+            && abs(gravity.magnitude / oneG - 1) <= settings.calmMagnitudeBand
+    }
+
+    /// Follows where the mean lies at `time`, and whether it has lain toward one face (beyond
+    /// `vibrationFaceEnterTilt`, within `vibrationMagnitudeBand` of `oneG`, the readings deviating
+    /// from it by `vibrationDeviation` or more) for `vibrationHeldTime`: a vibration's mean however
+    /// slow the readings' swing, and wherever its in-plane direction circles (a vibration that the
+    /// sampling aliases into a slow wobble, see `vibrationFaceEnterTilt`). Called once per reading.
+    public mutating func liesFlat(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
+        let face = gravity.flatMap { mean -> DeviceOrientation? in
+            let tilt = UprightGeometry.tilt(of: mean)
+            guard abs(mean.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand,
+                deviation >= settings.vibrationDeviation, abs(tilt) > settings.vibrationFaceEnterTilt
+            else { return nil }
+            return tilt > 0 ? .faceUp : .faceDown
+        }
+        if face == nil || face != flatFace {
+            flatFace = face
+            flatSince = time
+        }
+        return flatFace != nil && time - flatSince >= settings.vibrationHeldTime - settings.timingSlack
     }
 
     /// Feeds a finite reading taken at `time`; `oneG`, the 1 g the gate measures it against (nil:
@@ -173,6 +197,7 @@ public struct SteadyMean: Sendable, Equatable {
 
     /// Forgets the mean (a new timeline).
     public mutating func restart() {
+        flatFace = nil
         restartPending = false
         turnTime = nil
         tailStart = nil

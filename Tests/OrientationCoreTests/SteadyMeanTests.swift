@@ -43,6 +43,30 @@ struct SteadyMeanTests {
         #expect(!light.rests(at: time, oneG: g, settings))
     }
 
+    /// Lying flat under a vibration read 10 times a second (8.7 Hz folds to a 1.3 Hz wobble of the
+    /// readings): the mean lies flat once it has lain beyond `vibrationFaceEnterTilt` toward one face
+    /// for `vibrationHeldTime`, not before; a device at rest lying so is no vibration's mean.
+    @Test func aMeanLiesFlatUnderAnAliasedVibrationOnceItHasLainThereLongEnough() {
+        let flat = Vector3(0, 0.02 * g, -0.9998 * g)
+        func follow(_ shake: Double) -> [(time: Double, flat: Bool)] {
+            var mean = SteadyMean()
+            var answers: [(Double, Bool)] = []
+            for index in 0..<20 {
+                let time = Double(index) / 10
+                let wobble = TestMath.sinCos(degrees: 360 * 8.7 * time).sin
+                mean.update(flat + Vector3(0.3 * shake, 0.2 * shake, 0.45 * shake) * (g * wobble), at: time, settings)
+                answers.append((time, mean.liesFlat(at: time, oneG: g, settings)))
+            }
+            return answers
+        }
+        let shaken = follow(1)
+        let first = shaken.first { $0.flat }?.time
+        #expect(first != nil)
+        #expect((first ?? 0) >= settings.vibrationHeldTime)
+        #expect((first ?? 9) <= 1.0)
+        #expect(!follow(0).contains { $0.flat })
+    }
+
     @Test func aVibrationAveragesToGravityInASteadyDirection() {
         let (shaken, time) = mean(duration: 2) { t in
             gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
