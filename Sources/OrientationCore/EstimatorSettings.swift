@@ -199,7 +199,8 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// has decayed below this. The first upright orientation (after face-up or face-down, say picked
     /// up from a table and still shaking from the lift) has none to flip from and does not wait, nor
     /// does a device whose readings rest around the steady mean (`SteadyMean.rests`: held still at
-    /// 1 g within `calmMagnitudeBand`, deviating under `vibrationDeviation`) when the mean proposes
+    /// 1 g within `calmMagnitudeBand`, or within `vibrationMagnitudeBand` once held for
+    /// `vibrationHeldTime`, deviating under `vibrationDeviation`) when the mean proposes
     /// the candidate: a hard half turn (2-4 g at the sensor) leaves a vigour of 0.5, which takes a
     /// second to decay under this in a mount's weak vibration.
     public var vigourRotationLimit = 0.15
@@ -319,6 +320,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// raise lies flat with the readings deviating for a moment (no-direct-half-turn seed 9452
     /// flipped from face-up to face-down when a steady run of `vibrationSettleTime` was enough);
     /// `vibrationSettleTime` for the flat mean's tilt decided the same seeds and flipped none.
+    /// And how long a steady mean off 1 g by more than `calmMagnitudeBand` (within
+    /// `vibrationMagnitudeBand`) must hold still to rest (`SteadyMean.rests`): after a half turn a
+    /// sensor's bias reads the other way (0.93 g at 0.035 g), and under vibration no reading is
+    /// calm enough to teach the reference again; an arm pausing at 0.9 g stays for a few tenths.
     public var vibrationHeldTime = 0.5
 
     // MARK: Evidence timers

@@ -83,11 +83,18 @@ public struct SteadyMean: Sendable, Equatable {
     /// Whether the mean has held still for `vibrationSettleTime`, at 1 g as a device at rest reads
     /// it (within `calmMagnitudeBand` of `oneG`), with the readings' deviation from it under
     /// `vibrationDeviation`: the device rests there, whatever it did before (the vigour remembers a
-    /// hard turn for a second; the deviation, started over with the mean, does not).
+    /// hard turn for a second; the deviation, started over with the mean, does not). A mean further
+    /// off 1 g, within `vibrationMagnitudeBand`, rests once it has held still for
+    /// `vibrationHeldTime`: a sensor's bias learned into `oneG` in one orientation reads the other
+    /// way after a half turn (twice the bias off), an aliased vibration folds to a slow offset of
+    /// the size, and under vibration no calm reading teaches the reference again; an arm pausing
+    /// at the top of a raise (0.9 g) moves on sooner.
     public func rests(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
         guard let gravity, isSteady(at: time, oneG: oneG, settings) else { return false }
+        let size = abs(gravity.magnitude / oneG - 1)
+        let held = time - since >= settings.vibrationHeldTime - settings.timingSlack
         return deviation < settings.vibrationDeviation
-            && abs(gravity.magnitude / oneG - 1) <= settings.calmMagnitudeBand
+            && (size <= settings.calmMagnitudeBand || held && size <= settings.vibrationMagnitudeBand)
     }
 
     /// Follows where the mean lies at `time`, and whether it has lain toward one face (beyond

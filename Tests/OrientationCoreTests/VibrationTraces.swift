@@ -203,6 +203,16 @@ struct EstimatorVibrationTests {
         for seed: UInt64 in [454, 7285, 9177] { #expect(Self.check("bumpy-still-decided", seed: seed) == nil) }
     }
 
+    /// Half turns under rail or road vibration whose steady mean, at rest in the new hold, reads
+    /// 0.83-0.94 or 1.06 of the 1 g reference (a sensor bias of 0.02-0.035 g read the other way,
+    /// or a 24 Hz harmonic folded near 0 Hz at 25 Hz sampling): off `calmMagnitudeBand`, the mean
+    /// did not rest and the turn's vigour held the commit past 1 s. Held still for
+    /// `vibrationHeldTime` within `vibrationMagnitudeBand`, it rests.
+    @Test func aMeanOffOneGAfterAHalfTurnRestsOnceHeld() {
+        for seed: UInt64 in [4318, 9641] { #expect(Self.check("held-still-decided", seed: seed) == nil) }
+        for seed: UInt64 in [2584, 6636, 7413] { #expect(Self.check("bumpy-still-decided", seed: seed) == nil) }
+    }
+
     /// A turn under rail vibration and bumps (bumpy-still-decided seed 57): while the 1 g reference
     /// is not trusted (no reading calm enough), the steady mean's size is measured against the mean
     /// size of every reading (`GravityReference.oneGForMean`), not the reading's (which swings with
