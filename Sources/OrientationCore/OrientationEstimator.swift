@@ -275,6 +275,12 @@ public struct OrientationEstimator: Sendable {
                 decision.propose(
                     $0, tilt: UprightGeometry.tilt(of: $0), vigour: vigour, faces: facesAvailable, settings)
             } == decision.candidate
+        // The filtered in-plane direction while the readings vibrate about the mean and the device
+        // stands within `vibrationTiltLimit` of upright (see `vibrationHeldAngle`).
+        var vibratingDirection: Double?
+        if steadyMean.deviation >= settings.vibrationDeviation, let tilt, abs(tilt) <= settings.vibrationTiltLimit {
+            vibratingDirection = UprightGeometry.inPlaneAngle(of: filtered)
+        }
         let evidence = OrientationDecision.Evidence(
             calm: calm, angularSpeed: filter.angularSpeed, vigour: vigour, turnTarget: turn.target,
             calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
@@ -282,11 +288,7 @@ public struct OrientationEstimator: Sendable {
             // before the turn follower let go) has the mean's evidence too.
             vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal),
             readingsRest: calmRun.rests(at: time, settings),
-            vibratingDirection: steadyMean.deviation >= settings.vibrationDeviation
-                ? tilt.flatMap {
-                    abs($0) <= settings.vibrationTiltLimit ? UprightGeometry.inPlaneAngle(of: filtered) : nil
-                }
-                : nil,
+            vibratingDirection: vibratingDirection,
             meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests)
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old

@@ -74,10 +74,15 @@ public struct SteadyMean: Sendable, Equatable {
     /// Whether the mean, within `vibrationMagnitudeBand` of `oneG`, has held still for
     /// `vibrationSettleTime`, whatever the readings do around it.
     public func isSteady(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
-        guard let gravity, anchor != nil, time - since >= settings.vibrationSettleTime - settings.timingSlack else {
-            return false
-        }
-        return abs(gravity.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand
+        guard let offset = sizeOffset(oneG), anchor != nil,
+            time - since >= settings.vibrationSettleTime - settings.timingSlack
+        else { return false }
+        return offset <= settings.vibrationMagnitudeBand
+    }
+
+    /// How far the mean's size is from `oneG`, a fraction of it; nil without a mean.
+    func sizeOffset(_ oneG: Double) -> Double? {
+        gravity.map { abs($0.magnitude / oneG - 1) }
     }
 
     /// Whether the mean has held still for `vibrationSettleTime`, at 1 g as a device at rest reads
@@ -90,11 +95,10 @@ public struct SteadyMean: Sendable, Equatable {
     /// the size, and under vibration no calm reading teaches the reference again; an arm pausing
     /// at the top of a raise (0.9 g) moves on sooner.
     public func rests(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
-        guard let gravity, isSteady(at: time, oneG: oneG, settings) else { return false }
-        let size = abs(gravity.magnitude / oneG - 1)
+        // Steady, the mean is within `vibrationMagnitudeBand` already.
+        guard isSteady(at: time, oneG: oneG, settings), let offset = sizeOffset(oneG) else { return false }
         let held = time - since >= settings.vibrationHeldTime - settings.timingSlack
-        return deviation < settings.vibrationDeviation
-            && (size <= settings.calmMagnitudeBand || held && size <= settings.vibrationMagnitudeBand)
+        return deviation < settings.vibrationDeviation && (offset <= settings.calmMagnitudeBand || held)
     }
 
     /// Follows where the mean lies at `time`, and whether it has lain toward one face (beyond
@@ -105,7 +109,7 @@ public struct SteadyMean: Sendable, Equatable {
     public mutating func liesFlat(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
         let face = gravity.flatMap { mean -> DeviceOrientation? in
             let tilt = UprightGeometry.tilt(of: mean)
-            guard abs(mean.magnitude / oneG - 1) <= settings.vibrationMagnitudeBand,
+            guard let offset = sizeOffset(oneG), offset <= settings.vibrationMagnitudeBand,
                 deviation >= settings.vibrationDeviation, abs(tilt) > settings.vibrationFaceEnterTilt
             else { return nil }
             return tilt > 0 ? .faceUp : .faceDown
