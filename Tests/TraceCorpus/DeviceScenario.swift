@@ -60,12 +60,13 @@ public struct DeviceScenario: Sendable {
         return placement.rotation.transposed * (worldDown * g - a)
     }
 
-    /// What the sensor's output filter gives at `time`: the mean of the true reading over its
-    /// output period (`SensorModel.outputPeriod`, four points), so that vibration faster than half
+    /// What the sensor's output filter gives at `time`, for a reading `interval` seconds after the
+    /// one before: the mean of the true reading over its output period
+    /// (`SensorModel.outputPeriod(interval:)`, four points), so that vibration faster than half
     /// the output rate is attenuated as a sensor's decimation filter does rather than aliased
     /// into a slow wobble that no estimator could tell from motion.
-    public func filteredReading(at time: Double) -> Vector3 {
-        let window = sensor.outputPeriod
+    public func filteredReading(at time: Double, interval: Double) -> Vector3 {
+        let window = sensor.outputPeriod(interval: interval)
         var sum = Vector3.zero
         for k in 0..<4 { sum = sum + trueReading(at: time - window * (Double(k) + 0.5) / 4) }
         return sum * 0.25
@@ -90,8 +91,11 @@ public struct DeviceScenario: Sendable {
         var index = 0
         var time = 0.0
         var lastMotion = -Double.infinity
+        // The daemon samples a sensor it takes at the moving interval first.
+        var interval = 0.0
+        if case .adaptive(_, let moving, _) = sensor.rate { interval = moving }
         while time < duration {
-            let reading = sensor.read(filteredReading(at: time), random: &random)
+            let reading = sensor.read(filteredReading(at: time, interval: interval), random: &random)
             let before = estimator.orientation
             let now = estimator.update(reading, at: time)
             run.samples.append(TraceSample(time: time, reading: reading))
@@ -102,7 +106,8 @@ public struct DeviceScenario: Sendable {
                 time = Double(index) / hz
             case .adaptive(let still, let moving, let linger):
                 if estimator.isSettling { lastMotion = time }
-                time += time - lastMotion <= linger ? moving : still
+                interval = time - lastMotion <= linger ? moving : still
+                time += interval
             }
         }
         return run

@@ -18,7 +18,8 @@ import OrientationCore
 //   R^T (g (0, -1, 0) - a). A device accelerated upwards reads heavier; a still device reads
 //   gravity, whatever its pose.
 // - Then the sensor: its output filter (the mean over its output period, as a decimation filter
-//   averages: vibration above half the rate is attenuated, not aliased), bias, per-axis scale
+//   averages: vibration above half the rate is attenuated, not aliased; the period is the rate
+//   the daemon sets for the plan's interval, `SensorModel.outputPeriod`), bias, per-axis scale
 //   error, the driver's scale (m/s^2, or raw counts), noise, the range's saturation and
 //   quantization to the sensor's step.
 
@@ -238,11 +239,16 @@ public struct SensorModel: Sendable {
 
     public var rate: Rate = .fixed(50)
 
-    /// The period of the sensor's own output, seconds: the rate for a fixed plan; a sensor that the
-    /// adaptive plan polls runs at 50 Hz and is read at the plan's times.
-    public var outputPeriod: Double {
+    /// The period of the sensor's own output for a reading that comes `interval` seconds after
+    /// the one before, seconds: the rate for a fixed plan. A sensor that the adaptive plan polls
+    /// runs at the rate the daemon sets for each interval (`SamplingFrequency.choose`, at least
+    /// `SamplingFrequency.polledFloor`; a part whose rates run continuously): its output filter
+    /// follows its rate, as bmc150's bandwidth and lis3's cut-off do.
+    public func outputPeriod(interval: Double) -> Double {
         if case .fixed(let hz) = rate { return 1 / hz }
-        return 1.0 / 50
+        let msec = UInt32((interval * 1000).rounded())
+        return 1 / SamplingFrequency.choose(
+            .continuous(minimum: 1, maximum: 100), intervalMsec: msec, floor: SamplingFrequency.polledFloor)
     }
     /// Constant offset per axis, m/s^2.
     public var bias = Vector3.zero
