@@ -33,15 +33,18 @@ struct GeneratedTraceTests {
         #expect(Self.manifest.count >= 3 && Self.hingeManifest.count >= 2)
     }
 
-    /// Every file is its scenario: the first line's property, seed and intensity give it again.
+    /// Every file is its scenario: the first line's property, seed, intensity and part rate (when
+    /// it names one) give it again.
     @Test(arguments: manifest.map(\.name) + hingeManifest.map { "hinge/" + $0.name })
     func fileIsItsScenario(path: String) throws {
         let text = try Self.read(path + ".csv")
-        let words = text.prefix { $0 != "\n" }.split(separator: " ")
+        let words = text.prefix { $0 != "\n" }.split(separator: " ").map { $0.trimmingCharacters(in: [","]) }
         try #require(words.count >= 6 && words[2] == "seed" && words[4] == "intensity")
         let seed = try #require(UInt64(words[3]))
-        let intensity = try #require(Double(words[5].trimmingCharacters(in: [","])))
-        #expect(ScenarioTraces.text(property: String(words[1]), seed: seed, intensity: intensity) == text)
+        let intensity = try #require(Double(words[5]))
+        let partRate = words.count >= 8 && words[6] == "part-rate" ? Double(words[7]) : nil
+        #expect(
+            ScenarioTraces.text(property: words[1], seed: seed, intensity: intensity, partRate: partRate) == text)
     }
 
     @Test(arguments: manifest)

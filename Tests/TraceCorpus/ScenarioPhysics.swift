@@ -238,6 +238,11 @@ public struct SensorModel: Sendable {
     }
 
     public var rate: Rate = .fixed(50)
+    /// The rate of the sensor's own output where the daemon cannot set it (a part without a
+    /// `sampling_frequency` file, polled by the adaptive plan), Hz; nil for a part that takes the
+    /// rate the daemon sets. The properties draw the latter; traces of the former keep the case
+    /// where a slow plan aliases a vibration (`ScenarioTraces.text(partRate:)`).
+    public var partRate: Double?
 
     /// The period of the sensor's own output for a reading that comes `interval` seconds after
     /// the one before, seconds: the rate for a fixed plan. A sensor that the adaptive plan polls
@@ -246,6 +251,7 @@ public struct SensorModel: Sendable {
     /// follows its rate, as bmc150's bandwidth and lis3's cut-off do.
     public func outputPeriod(interval: Double) -> Double {
         if case .fixed(let hz) = rate { return 1 / hz }
+        if let partRate { return 1 / partRate }
         let msec = UInt32((interval * 1000).rounded())
         return 1 / SamplingFrequency.choose(
             .continuous(minimum: 1, maximum: 100), intervalMsec: msec, floor: SamplingFrequency.polledFloor)

@@ -137,12 +137,16 @@ public enum ScenarioProperties {
 
 /// A property's scenario for one seed written as a trace file (readings in the units the sensor
 /// gave, its header naming the property, seed and scenario), for adding a counterexample to
-/// Tests/traces/generated.
+/// Tests/traces/generated. `partRate` reads an adaptive plan's sensor at that fixed output rate
+/// (`SensorModel.partRate`), named in the header.
 public enum ScenarioTraces {
-    public static func text(property: String, seed: UInt64, intensity: Double = 1) -> String? {
+    public static func text(property: String, seed: UInt64, intensity: Double = 1, partRate: Double? = nil) -> String? {
         let header =
-            "# \(property) seed \(seed) intensity \(fixed(intensity, 3)), from the TraceCorpus scenario generator\n"
-        func lines(_ scenario: DeviceScenario) -> String {
+            "# \(property) seed \(seed) intensity \(fixed(intensity, 3))"
+            + (partRate.map { " part-rate \(fixed($0, 0))" } ?? "") + ", from the TraceCorpus scenario generator\n"
+        func lines(_ drawn: DeviceScenario) -> String {
+            var scenario = drawn
+            scenario.sensor.partRate = partRate
             let holds = scenario.holds.map { "\(fixed($0.start, 2))-\(fixed($0.end, 2)) s \($0.orientation.name)" }
             return header + "# " + scenario.summary + "\n# holds: " + holds.joined(separator: ", ") + "\n"
                 + Trace.format(scenario.run().samples)

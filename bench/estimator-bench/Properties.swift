@@ -4,13 +4,14 @@ import TraceCorpus
 // The scenario properties at large counts (`--properties`):
 //
 //     estimator-bench --properties [--seeds N] [--property NAME] [--every-failure]
-//     estimator-bench --property NAME --seed S [--trace]
+//     estimator-bench --property NAME --seed S [--trace [--part-rate HZ]]
 //
 // Per property: seeds run, failures, the first failing seeds (each shrunk and described on one
 // line; every one with --every-failure) and the time. With --seed, that one seed (described, and with --trace the scenario's
-// readings as a trace file, for Tests/traces/generated). Seeds are 1...N (10,000 by default).
+// readings as a trace file, for Tests/traces/generated; --part-rate reads an adaptive plan's sensor
+// at that fixed rate, `SensorModel.partRate`). Seeds are 1...N (10,000 by default).
 
-func runProperties(seeds: UInt64, only: String?, seed: UInt64?, trace: Bool, every: Bool) -> Bool {
+func runProperties(seeds: UInt64, only: String?, seed: UInt64?, trace: Bool, partRate: Double?, every: Bool) -> Bool {
     let chosen = ScenarioProperties.all.filter { only == nil || $0.name == only }
     guard !chosen.isEmpty else {
         print("estimator-bench: no property named \(only ?? "")")
@@ -20,7 +21,7 @@ func runProperties(seeds: UInt64, only: String?, seed: UInt64?, trace: Bool, eve
     if let seed {
         for property in chosen {
             print(property.describe(seed))
-            if trace, let text = ScenarioTraces.text(property: property.name, seed: seed) {
+            if trace, let text = ScenarioTraces.text(property: property.name, seed: seed, partRate: partRate) {
                 print(text, terminator: "")
             }
         }

@@ -405,7 +405,7 @@ let usage = """
            estimator-bench [--set NAME=VALUE]... --recording TRACE.csv [--labels LABELS.csv]
            estimator-bench [--json] [--set NAME=VALUE]... --recordings DIRECTORY [--recordings DIRECTORY]...
            estimator-bench --properties [--seeds N] [--property NAME] [--every-failure]
-           estimator-bench --property NAME --seed S [--trace]
+           estimator-bench --property NAME --seed S [--trace [--part-rate HZ]]
     """
 func fail(_ message: String) -> Never {
     print("estimator-bench: \(message)\n\(usage)")
@@ -422,6 +422,7 @@ var propertySeeds: UInt64 = 10_000
 var propertyName: String?
 var propertySeed: UInt64?
 var propertyTrace = false
+var partRate: Double?
 var everyFailure = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -443,6 +444,11 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(usage)
         exit(0)
+    case "--part-rate":
+        guard let value = arguments.popFirst(), let rate = Double(value), rate > 0 else {
+            fail("--part-rate needs a rate in Hz")
+        }
+        partRate = rate
     case "--set", "--recording", "--labels", "--recordings":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
         if argument == "--recordings" {
@@ -467,7 +473,8 @@ while let argument = arguments.popFirst() {
 if properties || propertySeed != nil {
     exit(
         runProperties(
-            seeds: propertySeeds, only: propertyName, seed: propertySeed, trace: propertyTrace, every: everyFailure)
+            seeds: propertySeeds, only: propertyName, seed: propertySeed, trace: propertyTrace, partRate: partRate,
+            every: everyFailure)
             ? 0 : 1)
 }
 
