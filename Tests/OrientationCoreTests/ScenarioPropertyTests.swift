@@ -41,10 +41,12 @@ struct ScenarioPropertyTests {
     }
 
     /// Seeds of 1...10,000 that a vibration under a mount left undecided or decided late, most of
-    /// them read by the low-energy plan every 0.1 s, which aliases the vibration into a slow wobble:
-    /// the readings vibrating about a steady mean with the filtered direction near the new axis are
-    /// evidence now (`EstimatorSettings.vibrationHeldAngle`).
-    @Test func stillDecidedAtTheSeedsOfAnAliasedVibration() {
+    /// them when the generator read the low-energy plan's sensor at 50 Hz every 0.1 s, aliasing the
+    /// vibration into a slow wobble (the readings vibrating about a steady mean with the filtered
+    /// direction near the new axis are evidence now, `EstimatorSettings.vibrationHeldAngle`; the
+    /// aliased readings are kept as the generated traces naming `part-rate 50`). Their scenarios
+    /// read the part at the rate the daemon sets now, and stay decided.
+    @Test func stillDecidedAtTheSeedsOfAVibration() {
         let held: [UInt64] = [
             199, 793, 1093, 2097, 3071, 3200, 3322, 3848, 4318, 4330, 5715, 6541, 7469, 7566, 8992, 9083, 9641,
             9780, 9868,
