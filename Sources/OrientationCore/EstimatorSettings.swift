@@ -366,11 +366,16 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// How long a half turn's final proposal must stand to be committed on the filter's evidence
     /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit). Seconds,
-    /// default 0.5: a device held still in a vibrating mount after a half turn keeps no calm run, and
-    /// its filter wobbles past `halfTurnRestSpeed` (the scenario property held-still-decided keeps
-    /// its decisions within 1 s), while the end of an arm's raise proposes the new orientation for
-    /// 0.2-0.4 s before the hand stops.
-    public var halfTurnHeldTime = 0.5
+    /// default 0.8: a device held still in a vibrating mount after a half turn keeps no calm run, and
+    /// its filter wobbles past `halfTurnRestSpeed` (the scenario properties held-still-decided and
+    /// bumpy-still-decided keep its decisions within 1 s of the turn's end, which the proposal, made
+    /// as the filter passes the switch angle before that end, leaves time for up to 0.8 s, not 0.9),
+    /// while the end of an arm's raise proposes the new orientation for up to 0.7 s before the hand
+    /// stops: the proposal comes as the lagging filter passes the switch angle mid-raise, and the
+    /// hand slows over the raise's last 20-35 degrees with the filter turning 40-50 degrees per
+    /// second, between `halfTurnRestSpeed` and `steadyAngularSpeed` (no-direct-half-turn seeds 892,
+    /// 7000, 8021 flipped at 0.52-0.7 s, 0.1-0.2 s before the hand rested, with 0.5).
+    public var halfTurnHeldTime = 0.8
 
     /// The rest of `halfTurnRestSpeed` is asked of a half turn only while the vigour is above this.
     /// Fraction, default 0.075 (half of `vigourRotationLimit`): an arm raised through exercises or

@@ -209,13 +209,41 @@ struct OrientationDecisionTests {
         // `halfTurnHeldTime`, at a reading under the speed gate.
         var wobbling = start()
         let held = commit(&wobbling) { Int(($0 * 50).rounded()) % 2 == 1 ? 40 : 60 } ?? 99
-        #expect(abs(held - 1.9) < 1e-9)
+        #expect(abs(held - 2.2) < 1e-9)
         // A quarter turn keeps its settle time.
         var quarter = OrientationDecision()
         _ = commitTime(&quarter, .portrait, from: 0, until: 1, evidence: still())
         var slow = still()
         slow.angularSpeed = 40
         #expect(commitTime(&quarter, .landscapeLeft, from: 1.4, until: 3, evidence: slow).map { abs($0 - 1.6) < 1e-9 } == true)
+    }
+
+    /// The end of a slower arm's raise (generated no-direct-half-turn counterexamples, seeds 892,
+    /// 7000, 8021): the lagging filter passes the switch angle mid-raise, and the hand slows over the
+    /// last 20-35 degrees for up to 0.7 s, the filter turning 40-50 degrees per second (under the
+    /// speed gate, over `halfTurnRestSpeed`) and the readings off 1 g (no calm run). The proposal
+    /// standing for `halfTurnHeldTime` flipped the screen 0.1-0.2 s before the hand rested; now the
+    /// rest decides, or the proposal's longer standing.
+    @Test func aHalfTurnWaitsThroughTheSlowEndOfARaise() {
+        var decision = OrientationDecision()
+        _ = commitTime(&decision, .portrait, from: 0, until: 1, evidence: still())
+        var turning = still()
+        turning.angularSpeed = 150
+        _ = commitTime(&decision, .landscapeRight, from: 1, until: 1, evidence: turning)
+        // Upside-down proposed from 1.4 s; the hand slows until 2.1 s, the filter at 40-45 degrees per
+        // second, and rests from then on, its readings still from 2.18 s.
+        var committed: Double?
+        var time = 1.4
+        while time <= 3 + 1e-9, committed == nil {
+            var evidence = still(calm: false)
+            evidence.vigour = 0.12
+            evidence.angularSpeed = time < 1.5 - 1e-9 ? 100 : time < 2.1 - 1e-9 ? 40 : 20
+            evidence.readingsRest = time >= 2.18 - 1e-9
+            decision.offer(.portraitUpsideDown, at: time)
+            if decision.decide(at: time, evidence, settings) != nil { committed = time }
+            time += 0.02
+        }
+        #expect(committed.map { abs($0 - 2.18) < 1e-9 } == true, "\(String(describing: committed))")
     }
 
     /// A tablet turned half a turn in a train's mount, read every 0.1 s by the low-energy plan (a
