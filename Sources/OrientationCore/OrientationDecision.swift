@@ -65,12 +65,15 @@ public struct OrientationDecision: Sendable, Equatable {
         /// deviating from it) and proposes the candidate: the vigour is the past's (a hard turn's
         /// push, remembered for a second), and holds no rotation.
         public var meanRests: Bool
+        /// How far the steady mean's size is from 1 g (`SteadyMean.sizeOffset`, against the 1 g for
+        /// the mean), a fraction; nil without a mean.
+        public var meanOffset: Double?
 
         /// Evidence from the parts' values.
         public init(
             calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
             vibration: Bool = false, readingsRest: Bool = false, vibratingDirection: Double? = nil,
-            meanSteady: Bool = false, meanRests: Bool = false
+            meanSteady: Bool = false, meanRests: Bool = false, meanOffset: Double? = nil
         ) {
             self.calm = calm
             self.angularSpeed = angularSpeed
@@ -82,6 +85,7 @@ public struct OrientationDecision: Sendable, Equatable {
             self.vibratingDirection = vibratingDirection
             self.meanSteady = meanSteady
             self.meanRests = meanRests
+            self.meanOffset = meanOffset
         }
     }
 
@@ -233,13 +237,15 @@ public struct OrientationDecision: Sendable, Equatable {
     /// Whether the device rests in a half turn's new pose, for a commit on the filter's evidence:
     /// the readings have held still (`Evidence.readingsRest`), or the filtered direction has
     /// turned slower than `halfTurnRestSpeed` for the whole `quarterTurnSettleTime` of the final
-    /// proposal, or that proposal has stood for `halfTurnHeldTime`. The end of an arm's raise turns
-    /// its last degrees slowly, under the speed gate, while the hand still moves: without this the
-    /// screen flipped as the hand slowed into the top of the raise.
+    /// proposal with the steady mean within `halfTurnRestMagnitudeBand` of 1 g (an arm turning back
+    /// at the top of a raise slows the lagging filter as much, decelerating), or that proposal has
+    /// stood for `halfTurnHeldTime`. The end of an arm's raise turns its last degrees slowly, under
+    /// the speed gate, while the hand still moves: without this the screen flipped as the hand
+    /// slowed into the top of the raise.
     func restsAfterHalfTurn(at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings) -> Bool {
         let slack = settings.timingSlack
         if evidence.readingsRest || time - candidateSince >= settings.halfTurnHeldTime - slack { return true }
-        guard let restSince else { return false }
+        guard let restSince, (evidence.meanOffset ?? 0) <= settings.halfTurnRestMagnitudeBand else { return false }
         return time - max(candidateSince, restSince) >= settings.quarterTurnSettleTime - slack
     }
 

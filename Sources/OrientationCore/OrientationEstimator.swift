@@ -55,7 +55,8 @@
 ///    `halfTurnSettleTime` since the device left the committed orientation, and on this path, while
 ///    the vigour is above `halfTurnRestVigour` (an arm slowing into the top of a raise), the device
 ///    at rest: its readings held still (`CalmRun.rests`), the filter slower than `halfTurnRestSpeed`
-///    for the settle time, or the proposal standing for `halfTurnHeldTime`. The first decision
+///    for the settle time with the steady mean within `halfTurnRestMagnitudeBand` of 1 g, or the
+///    proposal standing for `halfTurnHeldTime`. The first decision
 ///    after init/reset is fast when the reading is calm (`firstDecisionSettleTime`), otherwise it
 ///    takes `quarterTurnSettleTime`. A commit made on the turn or the calm mean moves the
 ///    filtered gravity to the reading or the mean, so the filter does not propose the old
@@ -289,7 +290,8 @@ public struct OrientationEstimator: Sendable {
             vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal),
             readingsRest: calmRun.rests(at: time, settings),
             vibratingDirection: vibratingDirection,
-            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests)
+            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests,
+            meanOffset: steadyMean.sizeOffset(meanOneG))
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.

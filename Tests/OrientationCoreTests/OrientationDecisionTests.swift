@@ -246,6 +246,40 @@ struct OrientationDecisionTests {
         #expect(committed.map { abs($0 - 2.18) < 1e-9 } == true, "\(String(describing: committed))")
     }
 
+    /// An arm turning back at the top of a raise without pausing (a generated no-direct-half-turn
+    /// counterexample, seed 9325): the lagging filter, halfway between the readings going up and
+    /// coming down, turns slower than `halfTurnRestSpeed` for the settle time while the hand moves
+    /// at 50-100 degrees per second, and the half turn was committed as a rest. Decelerating, the
+    /// readings' steady mean is 0.85 g: the filter's slowing is a rest only with the mean within
+    /// `halfTurnRestMagnitudeBand` of 1 g (a jostled device's, or one read off by a sensor's bias).
+    @Test func aFilterSlowingWithTheMeanOff1gIsNoRestForAHalfTurn() {
+        func commit(meanOffset: Double?) -> Double? {
+            var decision = OrientationDecision()
+            _ = commitTime(&decision, .landscapeRight, from: 0, until: 1, evidence: still())
+            var turning = still()
+            turning.angularSpeed = 150
+            _ = commitTime(&decision, .portrait, from: 1, until: 1, evidence: turning)
+            // Landscape-left proposed from 1.4 s; the filter turns fast until 1.5 s, then at 10-30
+            // degrees per second, except 60 at 2.0 s as the arm comes down.
+            var time = 1.4
+            while time <= 3 + 1e-9 {
+                var evidence = still(calm: false)
+                evidence.vigour = 0.11
+                evidence.angularSpeed = time < 1.5 - 1e-9 ? 100 : abs(time - 2.0) < 1e-9 ? 60 : 20
+                evidence.meanOffset = meanOffset
+                decision.offer(.landscapeLeft, at: time)
+                if decision.decide(at: time, evidence, settings) != nil { return time }
+                time += 0.02
+            }
+            return nil
+        }
+        // The mean at 0.85 g: the proposal's `halfTurnHeldTime` (from 1.4 s) decides.
+        #expect(commit(meanOffset: 0.15).map { abs($0 - 2.2) < 1e-9 } == true)
+        // At 1 g, or 0.93 of the reference (a sensor's bias read the other way): rest from 1.5 s.
+        #expect(commit(meanOffset: 0.07).map { abs($0 - 1.7) < 1e-9 } == true)
+        #expect(commit(meanOffset: nil).map { abs($0 - 1.7) < 1e-9 } == true)
+    }
+
     /// A tablet turned half a turn in a train's mount, read every 0.1 s by the low-energy plan (a
     /// generated held-still-decided counterexample, seed 3071): the 8.7 Hz vibration aliases into a
     /// slow wobble, the vigour stays over `vigourRotationLimit`, the filter's speed hovers around the
