@@ -206,10 +206,10 @@ struct OrientationDecisionTests {
         let rested = commit(&resting, readingsRest: true) { $0 < 1.5 - 1e-9 ? 100 : 40 } ?? 99
         #expect(abs(rested - 1.6) < 1e-9)
         // A filter wobbling past the rest speed (a vibrating mount): the proposal standing for
-        // `halfTurnHeldTime`, at a reading under the speed gate.
+        // `halfTurnHeldTime` (2.2 s), at a reading under the speed gate (the next one).
         var wobbling = start()
         let held = commit(&wobbling) { Int(($0 * 50).rounded()) % 2 == 1 ? 40 : 60 } ?? 99
-        #expect(abs(held - 2.2) < 1e-9)
+        #expect(abs(held - 2.22) < 1e-9)
         // A quarter turn keeps its settle time.
         var quarter = OrientationDecision()
         _ = commitTime(&quarter, .portrait, from: 0, until: 1, evidence: still())
