@@ -355,10 +355,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// stops, and the vigour of the raise decays under `vigourRotationLimit` as it stops, so the
     /// screen flipped upside down at the top of every raise as the hand slowed (the scenario property
     /// no-direct-half-turn: arm raises at 10-100 Hz, flipping 0-0.1 s before the hand rested). The
-    /// rest is one of: the readings held still (a calm run, sudden or not, of three readings over
-    /// `calmSettleTime`); the filtered direction slower than this for the final proposal's whole
-    /// `quarterTurnSettleTime` with the steady mean within `halfTurnRestMagnitudeBand` of 1 g (a
-    /// jostled device, whose readings keep no calm run); or the proposal
+    /// rest is one of, with the steady mean within `halfTurnRestMagnitudeBand` of 1 g: the readings
+    /// held still (a calm run, sudden or not, of three readings over `calmSettleTime`), or the
+    /// filtered direction slower than this for the final proposal's whole `quarterTurnSettleTime` (a
+    /// jostled device, whose readings keep no calm run); or else the proposal
     /// standing for `halfTurnHeldTime`. Asked only while the vigour is above `halfTurnRestVigour`.
     /// Degrees per second, default 35: the property's rest is 20 degrees per second; the filter,
     /// 0.1-0.3 s behind the readings, turns 30-45 degrees per second over the last degrees of a
@@ -386,15 +386,18 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// `halfTurnRestSpeed` (Tests/traces/flip-180-in-0.5s keeps its 0.26 s).
     public var halfTurnRestVigour = 0.075
 
-    /// The filtered direction slowing under `halfTurnRestSpeed` is a half turn's rest only while the
-    /// steady mean's size (`SteadyMean`, against the 1 g for the mean) is within this of 1 g.
-    /// Fraction, default 0.1: an arm that turns back at the top of a raise without pausing leaves
-    /// the lagging filter halfway between the readings going up and coming down, slower than
-    /// `halfTurnRestSpeed` for the settle time while the hand still moves at 50-100 degrees per
-    /// second, and decelerating it reads 0.75-0.9 g (no-direct-half-turn seed 9325: flipped with
-    /// the mean at 0.85 g). A jostled or vibrating device's mean is gravity: a sensor's bias read
-    /// the other way after a half turn leaves it within 0.07 of the reference; held-still-decided
-    /// and bumpy-still-decided are unchanged from 0.08 to 0.12, and lose decisions at 0.05.
+    /// A half turn's rest (the readings held still, or the filtered direction slower than
+    /// `halfTurnRestSpeed`) counts only while the steady mean's size (`SteadyMean`, against the 1 g
+    /// for the mean) is within this of 1 g. Fraction, default 0.1. A decelerating hand reads off
+    /// 1 g: an arm that turns back at the top of a raise without pausing leaves the lagging filter
+    /// halfway between the readings going up and coming down, slower than `halfTurnRestSpeed` for
+    /// the settle time while the hand still moves at 50-100 degrees per second, reading 0.75-0.9 g
+    /// (no-direct-half-turn seed 9325: flipped with the mean at 0.85 g); and a hand stopping at
+    /// 0.9 g gives three readings within the calm spread, which a calm run measures against their
+    /// own size while the 1 g reference is not learned (a scaled sensor, seed 7414: the mean 0.89).
+    /// A jostled or vibrating device's mean is gravity: a sensor's bias read the other way after a
+    /// half turn leaves it within 0.07 of the reference. held-still-decided and bumpy-still-decided
+    /// are unchanged from 0.08 to 0.12, and lose decisions at 0.05.
     public var halfTurnRestMagnitudeBand = 0.1
 
     // MARK: Mid-turn commit
