@@ -358,15 +358,20 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// rest is one of, with the steady mean within `halfTurnRestMagnitudeBand` of 1 g: the readings
     /// held still (a calm run, sudden or not, of three readings over `calmSettleTime`), or the
     /// filtered direction slower than this for the final proposal's whole `quarterTurnSettleTime` (a
-    /// jostled device, whose readings keep no calm run); or else the proposal
-    /// standing for `halfTurnHeldTime`. Asked only while the vigour is above `halfTurnRestVigour`.
+    /// jostled device, whose readings keep no calm run); or else the proposal standing for
+    /// `halfTurnHeldTime` with the steady mean gravity (within `vibrationMagnitudeBand` of 1 g).
+    /// Asked only while the vigour is above `halfTurnRestVigour`.
     /// Degrees per second, default 35: the property's rest is 20 degrees per second; the filter,
     /// 0.1-0.3 s behind the readings, turns 30-45 degrees per second over the last degrees of a
     /// raise, and under 35 only once the hand has stopped.
     public var halfTurnRestSpeed = 35.0
 
     /// How long a half turn's final proposal must stand to be committed on the filter's evidence
-    /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit). Seconds,
+    /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit), with
+    /// the steady mean gravity: within `vibrationMagnitudeBand` of the 1 g for the mean, as a
+    /// vibrating mount's is, and as the mean of an arm stopping at the top of its raise, read
+    /// 0.7-0.8 g, is not (no-direct-half-turn seeds 1737, 9074 flipped 0.02-0.06 s before their
+    /// 0.1 s of calm: the rest at the top of a raise is too short to tell by time alone). Seconds,
     /// default 0.8: a device held still in a vibrating mount after a half turn keeps no calm run, and
     /// its filter wobbles past `halfTurnRestSpeed` (the scenario properties held-still-decided and
     /// bumpy-still-decided keep its decisions within 1 s of the turn's end, which the proposal, made

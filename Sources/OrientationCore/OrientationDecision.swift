@@ -238,16 +238,20 @@ public struct OrientationDecision: Sendable, Equatable {
     /// with the steady mean within `halfTurnRestMagnitudeBand` of 1 g, the readings have held still
     /// (`Evidence.readingsRest`) or the filtered direction has turned slower than
     /// `halfTurnRestSpeed` for the whole `quarterTurnSettleTime` of the final proposal; or that
-    /// proposal has stood for `halfTurnHeldTime`. The end of an arm's raise turns its last degrees
-    /// slowly, under the speed gate, while the hand still moves: without this the screen flipped as
-    /// the hand slowed into the top of the raise. A decelerating hand reads off 1 g, where the
-    /// lagging filter slows as much (an arm turning back at the top) and readings at 0.9 g agree
-    /// within the calm spread as the hand stops (a calm run measures them against their own size
-    /// until the 1 g reference is learned).
+    /// proposal has stood for `halfTurnHeldTime` with the steady mean gravity (within
+    /// `vibrationMagnitudeBand` of 1 g, as a vibrating mount's is). The end of an arm's raise turns
+    /// its last degrees slowly, under the speed gate, while the hand still moves: without this the
+    /// screen flipped as the hand slowed into the top of the raise. A decelerating hand reads off
+    /// 1 g, where the lagging filter slows as much (an arm turning back at the top), readings at
+    /// 0.9 g agree within the calm spread as the hand stops (a calm run measures them against their
+    /// own size until the 1 g reference is learned), and the proposal outlasts a slow raise's end.
     func restsAfterHalfTurn(at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings) -> Bool {
         let slack = settings.timingSlack
-        if time - candidateSince >= settings.halfTurnHeldTime - slack { return true }
-        guard (evidence.meanOffset ?? 0) <= settings.halfTurnRestMagnitudeBand else { return false }
+        let offset = evidence.meanOffset ?? 0
+        if time - candidateSince >= settings.halfTurnHeldTime - slack && offset <= settings.vibrationMagnitudeBand {
+            return true
+        }
+        guard offset <= settings.halfTurnRestMagnitudeBand else { return false }
         if evidence.readingsRest { return true }
         guard let restSince else { return false }
         return time - max(candidateSince, restSince) >= settings.quarterTurnSettleTime - slack

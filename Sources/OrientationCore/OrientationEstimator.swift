@@ -56,7 +56,8 @@
 ///    the vigour is above `halfTurnRestVigour` (an arm slowing into the top of a raise), the device
 ///    at rest: with the steady mean within `halfTurnRestMagnitudeBand` of 1 g, its readings held
 ///    still (`CalmRun.rests`) or the filter slower than `halfTurnRestSpeed` for the settle time;
-///    or the proposal standing for `halfTurnHeldTime`. The first decision
+///    or the proposal standing for `halfTurnHeldTime` with the steady mean gravity (within
+///    `vibrationMagnitudeBand`). The first decision
 ///    after init/reset is fast when the reading is calm (`firstDecisionSettleTime`), otherwise it
 ///    takes `quarterTurnSettleTime`. A commit made on the turn or the calm mean moves the
 ///    filtered gravity to the reading or the mean, so the filter does not propose the old

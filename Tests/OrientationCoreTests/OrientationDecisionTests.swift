@@ -312,6 +312,37 @@ struct OrientationDecisionTests {
         #expect(commit(meanOffset: 0.05).map { abs($0 - 1.7) < 1e-9 } == true)
     }
 
+    /// An arm pausing briefly at the top of its raises (generated no-direct-half-turn
+    /// counterexamples, seeds 1737 and 9074): the proposal stood for `halfTurnHeldTime` and the
+    /// half turn was committed 0.02-0.06 s into the rest, before the property's 0.1 s of calm. The
+    /// steady mean, still carrying the decelerating hand's 0.7-0.8 g, is no gravity there: the
+    /// proposal's standing commits only with the mean within `vibrationMagnitudeBand` of 1 g, as a
+    /// vibrating mount's is.
+    @Test func aHalfTurnsProposalStandingCommitsOnlyWithTheMeanGravity() {
+        func commit(meanOffset: Double?) -> Double? {
+            var decision = OrientationDecision()
+            _ = commitTime(&decision, .landscapeLeft, from: 0, until: 1, evidence: still())
+            var turning = still()
+            turning.angularSpeed = 150
+            _ = commitTime(&decision, .portraitUpsideDown, from: 1, until: 1, evidence: turning)
+            // Landscape-right proposed from 1.4 s, the filter at 40 degrees per second, no rest.
+            var time = 1.4
+            while time <= 3 + 1e-9 {
+                var evidence = still(calm: false)
+                evidence.vigour = 0.12
+                evidence.angularSpeed = 40
+                evidence.meanOffset = meanOffset
+                decision.offer(.landscapeRight, at: time)
+                if decision.decide(at: time, evidence, settings) != nil { return time }
+                time += 0.02
+            }
+            return nil
+        }
+        #expect(commit(meanOffset: 0.25) == nil)
+        #expect(commit(meanOffset: 0.15).map { abs($0 - 2.2) < 1e-9 } == true)
+        #expect(commit(meanOffset: nil).map { abs($0 - 2.2) < 1e-9 } == true)
+    }
+
     /// A tablet turned half a turn in a train's mount, read every 0.1 s by the low-energy plan (a
     /// generated held-still-decided counterexample, seed 3071): the 8.7 Hz vibration aliases into a
     /// slow wobble, the vigour stays over `vigourRotationLimit`, the filter's speed hovers around the
