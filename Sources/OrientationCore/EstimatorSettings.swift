@@ -368,8 +368,9 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// How long a half turn's final proposal must stand to be committed on the filter's evidence
     /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit), with
-    /// the steady mean gravity: within `vibrationMagnitudeBand` of the 1 g for the mean, as a
-    /// vibrating mount's is, and as the mean of an arm stopping at the top of its raise, read
+    /// the steady mean gravity: within `vibrationMagnitudeBand` of 1 g (measured as for
+    /// `halfTurnRestMagnitudeBand`), as a vibrating mount's is, and as the mean of an arm stopping at
+    /// the top of its raise, read
     /// 0.7-0.8 g, is not (no-direct-half-turn seeds 1737, 9074 flipped 0.02-0.06 s before their
     /// 0.1 s of calm: the rest at the top of a raise is too short to tell by time alone). Seconds,
     /// default 0.8: a device held still in a vibrating mount after a half turn keeps no calm run, and
@@ -393,7 +394,10 @@ public struct EstimatorSettings: SettingsTable, Equatable {
 
     /// A half turn's rest (the readings held still, or the filtered direction slower than
     /// `halfTurnRestSpeed`) counts only while the steady mean's size (`SteadyMean`, against the 1 g
-    /// for the mean) is within this of 1 g. Fraction, default 0.1. A decelerating hand reads off
+    /// for the mean, or the gate's reference once trusted if that is nearer: a vibration and the
+    /// turn's push inflate the mean size of every reading, which stands in for 1 g until the
+    /// reference has learned for `vibrationTimeConstant`, by 15-20 percent, bumpy-still-decided
+    /// seed 12538) is within this of 1 g. Fraction, default 0.1. A decelerating hand reads off
     /// 1 g: an arm that turns back at the top of a raise without pausing leaves the lagging filter
     /// halfway between the readings going up and coming down, slower than `halfTurnRestSpeed` for
     /// the settle time while the hand still moves at 50-100 degrees per second, reading 0.75-0.9 g

@@ -66,7 +66,8 @@ public struct OrientationDecision: Sendable, Equatable {
         /// push, remembered for a second), and holds no rotation.
         public var meanRests: Bool
         /// How far the steady mean's size is from 1 g (`SteadyMean.sizeOffset`, against the 1 g for
-        /// the mean), a fraction; nil without a mean.
+        /// the mean, or the gate's reference once trusted if that is nearer), a fraction; nil
+        /// without a mean.
         public var meanOffset: Double?
 
         /// Evidence from the parts' values.

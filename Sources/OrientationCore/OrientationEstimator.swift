@@ -283,6 +283,14 @@ public struct OrientationEstimator: Sendable {
         if steadyMean.deviation >= settings.vibrationDeviation, let tilt, abs(tilt) <= settings.vibrationTiltLimit {
             vibratingDirection = UprightGeometry.inPlaneAngle(of: filtered)
         }
+        // How far the steady mean's size is from 1 g, for a half turn's rest: against the 1 g for the
+        // mean, or the gate's reference once trusted if that is nearer. Until the reference has
+        // learned for `vibrationTimeConstant`, the 1 g for the mean is the mean size of every
+        // reading, which a vibration and the turn's push inflate by 15-20 percent.
+        var meanOffset = steadyMean.sizeOffset(meanOneG)
+        if reference.isTrusted(settings), let offset = steadyMean.sizeOffset(reference.value) {
+            meanOffset = min(meanOffset ?? offset, offset)
+        }
         let evidence = OrientationDecision.Evidence(
             calm: calm, angularSpeed: filter.angularSpeed, vigour: vigour, turnTarget: turn.target,
             calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
@@ -292,7 +300,7 @@ public struct OrientationEstimator: Sendable {
             readingsRest: calmRun.rests(at: time, settings),
             vibratingDirection: vibratingDirection,
             meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests,
-            meanOffset: steadyMean.sizeOffset(meanOneG))
+            meanOffset: meanOffset)
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.
