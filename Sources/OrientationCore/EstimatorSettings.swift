@@ -355,22 +355,34 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// stops, and the vigour of the raise decays under `vigourRotationLimit` as it stops, so the
     /// screen flipped upside down at the top of every raise as the hand slowed (the scenario property
     /// no-direct-half-turn: arm raises at 10-100 Hz, flipping 0-0.1 s before the hand rested). The
-    /// rest is one of: the readings held still (a calm run, sudden or not, of three readings over
-    /// `calmSettleTime`); the filtered direction slower than this for the final proposal's whole
-    /// `quarterTurnSettleTime` (a jostled device, whose readings keep no calm run); or the proposal
-    /// standing for `halfTurnHeldTime`. Asked only while the vigour is above `halfTurnRestVigour`.
+    /// rest is one of, with the steady mean within `halfTurnRestMagnitudeBand` of 1 g: the readings
+    /// held still (a calm run, sudden or not, of three readings over `calmSettleTime`), or the
+    /// filtered direction slower than this for the final proposal's whole `quarterTurnSettleTime` (a
+    /// jostled device, whose readings keep no calm run); or else the proposal standing for
+    /// `halfTurnHeldTime` with the steady mean gravity (within `vibrationMagnitudeBand` of 1 g).
+    /// Asked only while the vigour is above `halfTurnRestVigour`.
     /// Degrees per second, default 35: the property's rest is 20 degrees per second; the filter,
     /// 0.1-0.3 s behind the readings, turns 30-45 degrees per second over the last degrees of a
     /// raise, and under 35 only once the hand has stopped.
     public var halfTurnRestSpeed = 35.0
 
     /// How long a half turn's final proposal must stand to be committed on the filter's evidence
-    /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit). Seconds,
-    /// default 0.5: a device held still in a vibrating mount after a half turn keeps no calm run, and
-    /// its filter wobbles past `halfTurnRestSpeed` (the scenario property held-still-decided keeps
-    /// its decisions within 1 s), while the end of an arm's raise proposes the new orientation for
-    /// 0.2-0.4 s before the hand stops.
-    public var halfTurnHeldTime = 0.5
+    /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit), with
+    /// the steady mean gravity: within `vibrationMagnitudeBand` of 1 g (measured as for
+    /// `halfTurnRestMagnitudeBand`), as a vibrating mount's is, and as the mean of an arm stopping at
+    /// the top of its raise, read
+    /// 0.7-0.8 g, is not (no-direct-half-turn seeds 1737, 9074 flipped 0.02-0.06 s before their
+    /// 0.1 s of calm: the rest at the top of a raise is too short to tell by time alone). Seconds,
+    /// default 0.8: a device held still in a vibrating mount after a half turn keeps no calm run, and
+    /// its filter wobbles past `halfTurnRestSpeed` (the scenario properties held-still-decided and
+    /// bumpy-still-decided keep its decisions within 1 s of the turn's end, which the proposal, made
+    /// as the filter passes the switch angle before that end, leaves time for up to 0.8 s, not 0.9),
+    /// while the end of an arm's raise proposes the new orientation for up to 0.7 s before the hand
+    /// stops: the proposal comes as the lagging filter passes the switch angle mid-raise, and the
+    /// hand slows over the raise's last 20-35 degrees with the filter turning 40-50 degrees per
+    /// second, between `halfTurnRestSpeed` and `steadyAngularSpeed` (no-direct-half-turn seeds 892,
+    /// 7000, 8021 flipped at 0.52-0.7 s, 0.1-0.2 s before the hand rested, with 0.5).
+    public var halfTurnHeldTime = 0.8
 
     /// The rest of `halfTurnRestSpeed` is asked of a half turn only while the vigour is above this.
     /// Fraction, default 0.075 (half of `vigourRotationLimit`): an arm raised through exercises or
@@ -379,6 +391,23 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// noisy sensor (0.03 g), whose readings keep no calm run and whose filter jitters past
     /// `halfTurnRestSpeed` (Tests/traces/flip-180-in-0.5s keeps its 0.26 s).
     public var halfTurnRestVigour = 0.075
+
+    /// A half turn's rest (the readings held still, or the filtered direction slower than
+    /// `halfTurnRestSpeed`) counts only while the steady mean's size (`SteadyMean`, against the 1 g
+    /// for the mean, or the gate's reference once trusted if that is nearer: a vibration and the
+    /// turn's push inflate the mean size of every reading, which stands in for 1 g until the
+    /// reference has learned for `vibrationTimeConstant`, by 15-20 percent, bumpy-still-decided
+    /// seed 12538) is within this of 1 g. Fraction, default 0.1. A decelerating hand reads off
+    /// 1 g: an arm that turns back at the top of a raise without pausing leaves the lagging filter
+    /// halfway between the readings going up and coming down, slower than `halfTurnRestSpeed` for
+    /// the settle time while the hand still moves at 50-100 degrees per second, reading 0.75-0.9 g
+    /// (no-direct-half-turn seed 9325: flipped with the mean at 0.85 g); and a hand stopping at
+    /// 0.9 g gives three readings within the calm spread, which a calm run measures against their
+    /// own size while the 1 g reference is not learned (a scaled sensor, seed 7414: the mean 0.89).
+    /// A jostled or vibrating device's mean is gravity: a sensor's bias read the other way after a
+    /// half turn leaves it within 0.07 of the reference. held-still-decided and bumpy-still-decided
+    /// are unchanged from 0.08 to 0.12, and lose decisions at 0.05.
+    public var halfTurnRestMagnitudeBand = 0.1
 
     // MARK: Mid-turn commit
     //

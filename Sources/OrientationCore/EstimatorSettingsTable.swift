@@ -56,6 +56,7 @@ extension EstimatorSettings: GravityReferenceSettings {
             Field("halfTurnRestSpeed", .degreesPerSecond, 5.0...720.0) { $1(&$0.halfTurnRestSpeed) },
             Field("halfTurnHeldTime", .seconds, 0.0...10.0) { $1(&$0.halfTurnHeldTime) },
             Field("halfTurnRestVigour", .fraction, 0.0...1.0) { $1(&$0.halfTurnRestVigour) },
+            Field("halfTurnRestMagnitudeBand", .fraction, 0.005...1.0) { $1(&$0.halfTurnRestMagnitudeBand) },
             Field("midTurnAngle", .degrees, 65.0...85.0) { $1(&$0.midTurnAngle) },
             Field("midTurnSlowdown", .fraction, 0.0...0.9) { $1(&$0.midTurnSlowdown) },
             Field("calmSettleTime", .seconds, 0.02...1.0) { $1(&$0.calmSettleTime) },

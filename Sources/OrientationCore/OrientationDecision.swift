@@ -65,12 +65,16 @@ public struct OrientationDecision: Sendable, Equatable {
         /// deviating from it) and proposes the candidate: the vigour is the past's (a hard turn's
         /// push, remembered for a second), and holds no rotation.
         public var meanRests: Bool
+        /// How far the steady mean's size is from 1 g (`SteadyMean.sizeOffset`, against the 1 g for
+        /// the mean, or the gate's reference once trusted if that is nearer), a fraction; nil
+        /// without a mean.
+        public var meanOffset: Double?
 
         /// Evidence from the parts' values.
         public init(
             calm: Bool, angularSpeed: Double, vigour: Double, turnTarget: DeviceOrientation?, calmRunStart: Double?,
             vibration: Bool = false, readingsRest: Bool = false, vibratingDirection: Double? = nil,
-            meanSteady: Bool = false, meanRests: Bool = false
+            meanSteady: Bool = false, meanRests: Bool = false, meanOffset: Double? = nil
         ) {
             self.calm = calm
             self.angularSpeed = angularSpeed
@@ -82,6 +86,7 @@ public struct OrientationDecision: Sendable, Equatable {
             self.vibratingDirection = vibratingDirection
             self.meanSteady = meanSteady
             self.meanRests = meanRests
+            self.meanOffset = meanOffset
         }
     }
 
@@ -231,14 +236,24 @@ public struct OrientationDecision: Sendable, Equatable {
     }
 
     /// Whether the device rests in a half turn's new pose, for a commit on the filter's evidence:
-    /// the readings have held still (`Evidence.readingsRest`), or the filtered direction has
-    /// turned slower than `halfTurnRestSpeed` for the whole `quarterTurnSettleTime` of the final
-    /// proposal, or that proposal has stood for `halfTurnHeldTime`. The end of an arm's raise turns
+    /// with the steady mean within `halfTurnRestMagnitudeBand` of 1 g, the readings have held still
+    /// (`Evidence.readingsRest`) or the filtered direction has turned slower than
+    /// `halfTurnRestSpeed` for the whole `quarterTurnSettleTime` of the final proposal; or that
+    /// proposal has stood for `halfTurnHeldTime` with the steady mean gravity (within
+    /// `vibrationMagnitudeBand` of 1 g, as a vibrating mount's is). The end of an arm's raise turns
     /// its last degrees slowly, under the speed gate, while the hand still moves: without this the
-    /// screen flipped as the hand slowed into the top of the raise.
+    /// screen flipped as the hand slowed into the top of the raise. A decelerating hand reads off
+    /// 1 g, where the lagging filter slows as much (an arm turning back at the top), readings at
+    /// 0.9 g agree within the calm spread as the hand stops (a calm run measures them against their
+    /// own size until the 1 g reference is learned), and the proposal outlasts a slow raise's end.
     func restsAfterHalfTurn(at time: Double, _ evidence: Evidence, _ settings: EstimatorSettings) -> Bool {
         let slack = settings.timingSlack
-        if evidence.readingsRest || time - candidateSince >= settings.halfTurnHeldTime - slack { return true }
+        let offset = evidence.meanOffset ?? 0
+        if time - candidateSince >= settings.halfTurnHeldTime - slack && offset <= settings.vibrationMagnitudeBand {
+            return true
+        }
+        guard offset <= settings.halfTurnRestMagnitudeBand else { return false }
+        if evidence.readingsRest { return true }
         guard let restSince else { return false }
         return time - max(candidateSince, restSince) >= settings.quarterTurnSettleTime - slack
     }

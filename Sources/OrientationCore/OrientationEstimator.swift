@@ -54,8 +54,10 @@
 ///    filtered direction turns slower than `steadyAngularSpeed`. A 180 degree change also needs
 ///    `halfTurnSettleTime` since the device left the committed orientation, and on this path, while
 ///    the vigour is above `halfTurnRestVigour` (an arm slowing into the top of a raise), the device
-///    at rest: its readings held still (`CalmRun.rests`), the filter slower than `halfTurnRestSpeed`
-///    for the settle time, or the proposal standing for `halfTurnHeldTime`. The first decision
+///    at rest: with the steady mean within `halfTurnRestMagnitudeBand` of 1 g, its readings held
+///    still (`CalmRun.rests`) or the filter slower than `halfTurnRestSpeed` for the settle time;
+///    or the proposal standing for `halfTurnHeldTime` with the steady mean gravity (within
+///    `vibrationMagnitudeBand`). The first decision
 ///    after init/reset is fast when the reading is calm (`firstDecisionSettleTime`), otherwise it
 ///    takes `quarterTurnSettleTime`. A commit made on the turn or the calm mean moves the
 ///    filtered gravity to the reading or the mean, so the filter does not propose the old
@@ -281,6 +283,14 @@ public struct OrientationEstimator: Sendable {
         if steadyMean.deviation >= settings.vibrationDeviation, let tilt, abs(tilt) <= settings.vibrationTiltLimit {
             vibratingDirection = UprightGeometry.inPlaneAngle(of: filtered)
         }
+        // How far the steady mean's size is from 1 g, for a half turn's rest: against the 1 g for the
+        // mean, or the gate's reference once trusted if that is nearer. Until the reference has
+        // learned for `vibrationTimeConstant`, the 1 g for the mean is the mean size of every
+        // reading, which a vibration and the turn's push inflate by 15-20 percent.
+        var meanOffset = steadyMean.sizeOffset(meanOneG)
+        if reference.isTrusted(settings), let offset = steadyMean.sizeOffset(reference.value) {
+            meanOffset = min(meanOffset ?? offset, offset)
+        }
         let evidence = OrientationDecision.Evidence(
             calm: calm, angularSpeed: filter.angularSpeed, vigour: vigour, turnTarget: turn.target,
             calmRunStart: calmRun.gravity == nil ? nil : calmRun.start,
@@ -289,7 +299,8 @@ public struct OrientationEstimator: Sendable {
             vibration: vibrating && calmRun.gravity == nil && (turn.target == nil || turn.target == meanProposal),
             readingsRest: calmRun.rests(at: time, settings),
             vibratingDirection: vibratingDirection,
-            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests)
+            meanSteady: steadyMean.isSteady(at: time, oneG: meanOneG, settings), meanRests: meanRests,
+            meanOffset: meanOffset)
         if let committed = decision.decide(at: time, evidence, settings) {
             // The filter still lags the turn the readings have shown, and would propose the old
             // orientation again: it continues from the turn's reading or the calm mean instead.

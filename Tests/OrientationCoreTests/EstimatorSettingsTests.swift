@@ -21,11 +21,14 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 55)
+        #expect(settings.entries.count == 56)
         // A half turn's rest is slower than the speed gate, and its proposal held longer than the settle time.
         #expect(settings.halfTurnRestSpeed < settings.steadyAngularSpeed)
         #expect(settings.halfTurnHeldTime > settings.quarterTurnSettleTime)
         #expect(settings.halfTurnRestVigour < settings.vigourRotationLimit)
+        // A half turn's rest at 1 g takes a bias read the other way, and no more than a mean is gravity.
+        #expect(settings.halfTurnRestMagnitudeBand > settings.calmMagnitudeBand)
+        #expect(settings.halfTurnRestMagnitudeBand < settings.vibrationMagnitudeBand)
         #expect(settings.midTurnAngle > settings.switchAngle && settings.midTurnAngle < 90)
         // A vibration held about an axis stays well inside the band, as long as a half turn's proposal.
         #expect(settings.vibrationHeldAngle < settings.switchAngle / 2)

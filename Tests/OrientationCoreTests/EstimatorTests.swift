@@ -525,4 +525,19 @@ struct EstimatorTests {
             #expect(time - start <= 1.0, "gap \(gap)")
         }
     }
+
+    /// A half turn under a car's vibration before the 1 g reference has learned for
+    /// `vibrationTimeConstant` (a generated bumpy-still-decided counterexample, seed 12538, kept in
+    /// Tests/traces/generated): the 1 g for the steady mean is then the mean size of every reading,
+    /// which the vibration, its bumps and the turn's push inflate to 1.15-1.2 g, so the mean of the
+    /// device resting at 1 g measured 0.85 and its rest did not count (`halfTurnRestMagnitudeBand`);
+    /// the proposal's `halfTurnHeldTime` decided it 1.1 s after the turn. The gate's reference,
+    /// trusted and right, says 1 g: the rest counts against whichever of the two is nearer.
+    @Test func aHalfTurnsRestIsMeasuredAgainstTheTrustedReferenceToo() throws {
+        let text = try CorpusFiles.read("generated/bumpy-still-12538-half-turn.csv")
+        let changes = Trace.replay(try Trace.parse(text))
+        #expect(changes.map(\.device) == [.landscapeRight, .landscapeLeft])
+        // The turn ends at 2.69 s.
+        #expect(changes.last.map { $0.time < 3.5 } == true, "\(changes)")
+    }
 }
