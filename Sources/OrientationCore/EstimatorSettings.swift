@@ -370,9 +370,9 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// without the rest of `halfTurnRestSpeed` (the speed gate still applies at the commit), with
     /// the steady mean gravity: within `vibrationMagnitudeBand` of 1 g (measured as for
     /// `halfTurnRestMagnitudeBand`), as a vibrating mount's is, and as the mean of an arm stopping at
-    /// the top of its raise, read
-    /// 0.7-0.8 g, is not (no-direct-half-turn seeds 1737, 9074 flipped 0.02-0.06 s before their
-    /// 0.1 s of calm: the rest at the top of a raise is too short to tell by time alone). Seconds,
+    /// the top of its raise, read 0.7-0.8 g, is not (no-direct-half-turn seeds 1737, 9074 flipped
+    /// 0.02-0.06 s before their 0.1 s of calm: the rest at the top of a raise is too short to tell
+    /// by time alone). Seconds,
     /// default 0.8: a device held still in a vibrating mount after a half turn keeps no calm run, and
     /// its filter wobbles past `halfTurnRestSpeed` (the scenario properties held-still-decided and
     /// bumpy-still-decided keep its decisions within 1 s of the turn's end, which the proposal, made
