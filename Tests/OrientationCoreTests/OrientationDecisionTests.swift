@@ -24,6 +24,31 @@ struct OrientationDecisionTests {
         return nil
     }
 
+    /// A vigorous device's half turn on the filter's evidence: `start` committed at rest, a fast
+    /// turn through `via` committed at 1 s, then the opposite of `start` offered every 0.02 s from
+    /// 1.4 s to 3 s, the readings not calm, the vigour `vigour`, and the rest of the evidence set by
+    /// `evidence` for each time; returns when it is committed.
+    func halfTurnCommitTime(
+        from start: DeviceOrientation, via: DeviceOrientation, vigour: Double = 0.12,
+        _ evidence: (Double, inout OrientationDecision.Evidence) -> Void
+    ) -> Double? {
+        var decision = OrientationDecision()
+        _ = commitTime(&decision, start, from: 0, until: 1, evidence: still())
+        var turning = still()
+        turning.angularSpeed = 150
+        _ = commitTime(&decision, via, from: 1, until: 1, evidence: turning)
+        var time = 1.4
+        while time <= 3 + 1e-9 {
+            var current = still(calm: false)
+            current.vigour = vigour
+            evidence(time, &current)
+            decision.offer(start.opposite, at: time)
+            if decision.decide(at: time, current, settings) != nil { return time }
+            time += 0.02
+        }
+        return nil
+    }
+
     @Test func proposesByTiltAndInPlaneAngleWithHysteresis() {
         var decision = OrientationDecision()
         func propose(_ angle: Double, tilt: Double = 0) -> DeviceOrientation? {
@@ -253,25 +278,13 @@ struct OrientationDecisionTests {
     /// readings' steady mean is 0.85 g: the filter's slowing is a rest only with the mean within
     /// `halfTurnRestMagnitudeBand` of 1 g (a jostled device's, or one read off by a sensor's bias).
     @Test func aFilterSlowingWithTheMeanOff1gIsNoRestForAHalfTurn() {
+        // Landscape-left proposed from 1.4 s; the filter turns fast until 1.5 s, then at 10-30
+        // degrees per second, except 60 at 2.0 s as the arm comes down.
         func commit(meanOffset: Double?) -> Double? {
-            var decision = OrientationDecision()
-            _ = commitTime(&decision, .landscapeRight, from: 0, until: 1, evidence: still())
-            var turning = still()
-            turning.angularSpeed = 150
-            _ = commitTime(&decision, .portrait, from: 1, until: 1, evidence: turning)
-            // Landscape-left proposed from 1.4 s; the filter turns fast until 1.5 s, then at 10-30
-            // degrees per second, except 60 at 2.0 s as the arm comes down.
-            var time = 1.4
-            while time <= 3 + 1e-9 {
-                var evidence = still(calm: false)
-                evidence.vigour = 0.11
+            halfTurnCommitTime(from: .landscapeRight, via: .portrait, vigour: 0.11) { time, evidence in
                 evidence.angularSpeed = time < 1.5 - 1e-9 ? 100 : abs(time - 2.0) < 1e-9 ? 60 : 20
                 evidence.meanOffset = meanOffset
-                decision.offer(.landscapeLeft, at: time)
-                if decision.decide(at: time, evidence, settings) != nil { return time }
-                time += 0.02
             }
-            return nil
         }
         // The mean at 0.85 g: the proposal's `halfTurnHeldTime` (from 1.4 s) decides.
         #expect(commit(meanOffset: 0.15).map { abs($0 - 2.2) < 1e-9 } == true)
@@ -287,26 +300,14 @@ struct OrientationDecisionTests {
     /// mean size of every reading, is 0.89: readings that hold still are a rest only with the mean
     /// within `halfTurnRestMagnitudeBand` of 1 g.
     @Test func readingsHeldStillOff1gAreNoRestForAHalfTurn() {
+        // Landscape-left proposed from 1.4 s, the filter at 40 degrees per second; the readings
+        // hold still from 1.7 s.
         func commit(meanOffset: Double?) -> Double? {
-            var decision = OrientationDecision()
-            _ = commitTime(&decision, .landscapeRight, from: 0, until: 1, evidence: still())
-            var turning = still()
-            turning.angularSpeed = 150
-            _ = commitTime(&decision, .portrait, from: 1, until: 1, evidence: turning)
-            // Landscape-left proposed from 1.4 s, the filter at 40 degrees per second; the readings
-            // hold still from 1.7 s.
-            var time = 1.4
-            while time <= 3 + 1e-9 {
-                var evidence = still(calm: false)
-                evidence.vigour = 0.12
+            halfTurnCommitTime(from: .landscapeRight, via: .portrait) { time, evidence in
                 evidence.angularSpeed = 40
                 evidence.readingsRest = time >= 1.7 - 1e-9
                 evidence.meanOffset = meanOffset
-                decision.offer(.landscapeLeft, at: time)
-                if decision.decide(at: time, evidence, settings) != nil { return time }
-                time += 0.02
             }
-            return nil
         }
         #expect(commit(meanOffset: 0.11).map { abs($0 - 2.2) < 1e-9 } == true)
         #expect(commit(meanOffset: 0.05).map { abs($0 - 1.7) < 1e-9 } == true)
@@ -319,24 +320,12 @@ struct OrientationDecisionTests {
     /// proposal's standing commits only with the mean within `vibrationMagnitudeBand` of 1 g, as a
     /// vibrating mount's is.
     @Test func aHalfTurnsProposalStandingCommitsOnlyWithTheMeanGravity() {
+        // Landscape-right proposed from 1.4 s, the filter at 40 degrees per second, no rest.
         func commit(meanOffset: Double?) -> Double? {
-            var decision = OrientationDecision()
-            _ = commitTime(&decision, .landscapeLeft, from: 0, until: 1, evidence: still())
-            var turning = still()
-            turning.angularSpeed = 150
-            _ = commitTime(&decision, .portraitUpsideDown, from: 1, until: 1, evidence: turning)
-            // Landscape-right proposed from 1.4 s, the filter at 40 degrees per second, no rest.
-            var time = 1.4
-            while time <= 3 + 1e-9 {
-                var evidence = still(calm: false)
-                evidence.vigour = 0.12
+            halfTurnCommitTime(from: .landscapeLeft, via: .portraitUpsideDown) { _, evidence in
                 evidence.angularSpeed = 40
                 evidence.meanOffset = meanOffset
-                decision.offer(.landscapeRight, at: time)
-                if decision.decide(at: time, evidence, settings) != nil { return time }
-                time += 0.02
             }
-            return nil
         }
         #expect(commit(meanOffset: 0.25) == nil)
         #expect(commit(meanOffset: 0.15).map { abs($0 - 2.2) < 1e-9 } == true)
