@@ -62,6 +62,23 @@ struct ScenarioPropertyTests {
         }
     }
 
+    /// Seeds of 1...10,000 still decided a reading or two late (docs/testing.md, what is left): the
+    /// young steady mean starts its run over under the vibration. Known issues until fixed: a seed
+    /// that starts to pass fails here, and moves to the list above.
+    @Test func stillDecidedLateAtTheSeedsLeft() {
+        let left: [(String, [UInt64])] = [
+            ("held-still-decided", [3293, 8031]), ("bumpy-still-decided", [3312, 3353, 7900]),
+        ]
+        for (name, seeds) in left {
+            let property = ScenarioProperties.all.first { $0.name == name }
+            for seed in seeds {
+                withKnownIssue("\(name) seed \(seed) is decided late") {
+                    #expect(property.map { $0.run([seed]).isEmpty } == true)
+                }
+            }
+        }
+    }
+
     @Test func bumpyStillDecided() {
         Self.expectHolds("bumpy-still-decided")
     }
