@@ -244,6 +244,14 @@ public struct EstimatorSettings: SettingsTable, Equatable {
     /// the filter decides as it does for a calm device.
     public var vibrationDeviation = 0.12
 
+    /// Deviation of the readings from the steady mean under which a vibration, once seen, has
+    /// ended: a hysteresis below `vibrationDeviation`, as `faceLeaveTilt` is below `faceEnterTilt`.
+    /// Fraction, default 0.08: a vibration near `vibrationDeviation` (0.2 g aliased near half the
+    /// rate, beating) dips under it for a reading or two every few tenths of a second, and each dip
+    /// started its run over; a device that stops vibrating reads a few hundredths within a tenth
+    /// of a second.
+    public var vibrationLeaveDeviation = 0.08
+
     /// Largest deviation of the steady mean's size from the 1 g reference for it to be gravity.
     /// Fraction, default 0.2: a vibration's mean is 1 g (a bump moves it briefly), the mean of an
     /// arm swung through exercises 1.5-1.8 g.

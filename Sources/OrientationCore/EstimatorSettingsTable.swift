@@ -43,6 +43,7 @@ extension EstimatorSettings: GravityReferenceSettings {
             Field("vibrationSpread", .degrees, 1.0...30.0) { $1(&$0.vibrationSpread) },
             Field("vibrationSettleTime", .seconds, 0.05...5.0) { $1(&$0.vibrationSettleTime) },
             Field("vibrationDeviation", .fraction, 0.01...1.0) { $1(&$0.vibrationDeviation) },
+            Field("vibrationLeaveDeviation", .fraction, 0.01...1.0) { $1(&$0.vibrationLeaveDeviation) },
             Field("vibrationMagnitudeBand", .fraction, 0.01...1.0) { $1(&$0.vibrationMagnitudeBand) },
             Field("vibrationSlowShare", .fraction, 0.05...1.0) { $1(&$0.vibrationSlowShare) },
             Field("vibrationTiltLimit", .degrees, 10.0...70.0) { $1(&$0.vibrationTiltLimit) },

@@ -34,8 +34,9 @@ public struct SteadyMean: Sendable, Equatable {
     public private(set) var slowDeviation = 0.0
     /// When the mean's current steady run began (meaningful while `gravity` is set).
     public private(set) var since = 0.0
-    /// Since when the readings have deviated from the mean by `vibrationDeviation` or more, mostly
-    /// fast (`vibrationSlowShare`), without a break; nil while they do not.
+    /// Since when the readings have deviated from the mean by `vibrationDeviation` or more (then
+    /// down to `vibrationLeaveDeviation`), mostly fast (`vibrationSlowShare`), without a break; nil
+    /// while they do not.
     public private(set) var fastSince: Double?
     // The face the mean has lain toward (see `liesFlat`) and since when; nil while it does not.
     private var flatFace: DeviceOrientation?
@@ -61,9 +62,9 @@ public struct SteadyMean: Sendable, Equatable {
 
     /// Whether the mean, within `vibrationMagnitudeBand` of `oneG` (the 1 g reference), has held
     /// still for `vibrationSettleTime` while the readings have deviated from it by
-    /// `vibrationDeviation` or more, mostly fast (`vibrationSlowShare`), for as long without a
-    /// break: a vibration around a steady gravity (the end of an arm's swing shows that for a
-    /// moment).
+    /// `vibrationDeviation` or more (a vibration once seen lasts down to `vibrationLeaveDeviation`),
+    /// mostly fast (`vibrationSlowShare`), for as long without a break: a vibration around a steady
+    /// gravity (the end of an arm's swing shows that for a moment).
     public func isVibrating(at time: Double, oneG: Double, _ settings: EstimatorSettings) -> Bool {
         guard let fastSince, time - fastSince >= settings.vibrationSettleTime - settings.timingSlack else {
             return false
@@ -189,7 +190,9 @@ public struct SteadyMean: Sendable, Equatable {
         deviation += (offset - deviation) * weight
         let slow = size > 0 ? min((first - next).magnitude / size, 1) : 1
         slowDeviation += (slow - slowDeviation) * weight
-        if deviation >= settings.vibrationDeviation && slowDeviation <= settings.vibrationSlowShare * deviation {
+        // A vibration seen goes on until the deviation falls under `vibrationLeaveDeviation`.
+        let least = fastSince == nil ? settings.vibrationDeviation : settings.vibrationLeaveDeviation
+        if deviation >= least && slowDeviation <= settings.vibrationSlowShare * deviation {
             fastSince = fastSince ?? time
         } else {
             fastSince = nil

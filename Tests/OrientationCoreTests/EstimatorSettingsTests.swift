@@ -21,7 +21,7 @@ struct EstimatorSettingsTests {
         // before rotations stop.
         #expect(settings.disturbedFaceEnterTilt > settings.faceEnterTilt && settings.disturbedFaceEnterTilt < 90)
         #expect(settings.referenceVigourLimit < settings.vigourRotationLimit)
-        #expect(settings.entries.count == 56)
+        #expect(settings.entries.count == 57)
         // A half turn's rest is slower than the speed gate, and its proposal held longer than the settle time.
         #expect(settings.halfTurnRestSpeed < settings.steadyAngularSpeed)
         #expect(settings.halfTurnHeldTime > settings.quarterTurnSettleTime)
@@ -33,6 +33,8 @@ struct EstimatorSettingsTests {
         // A vibration held about an axis stays well inside the band, as long as a half turn's proposal.
         #expect(settings.vibrationHeldAngle < settings.switchAngle / 2)
         #expect(settings.vibrationHeldTime >= settings.halfTurnSettleTime)
+        // A vibration once seen ends below where it began, and above a device at rest (a few hundredths).
+        #expect(settings.vibrationLeaveDeviation < settings.vibrationDeviation && settings.vibrationLeaveDeviation > 0.05)
         #expect(Set(settings.entries.map(\.name)).count == settings.entries.count)
     }
 

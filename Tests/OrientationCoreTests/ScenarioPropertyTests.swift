@@ -62,13 +62,23 @@ struct ScenarioPropertyTests {
         }
     }
 
+    /// Seeds of 1...10,000 decided a reading or two late under a vibration whose deviation from the
+    /// mean hovers about `vibrationDeviation` (beating, or aliased near half the rate): each dip under
+    /// it started the vibration's run over, and the readings never rested long enough either.
+    /// A vibration once seen lasts down to `vibrationLeaveDeviation` now.
+    @Test func stillDecidedUnderAVibrationAtTheThreshold() {
+        for (name, seeds) in [("held-still-decided", [3293 as UInt64]), ("bumpy-still-decided", [3353, 7900])] {
+            let property = ScenarioProperties.all.first { $0.name == name }
+            let failing = property.map { $0.run(seeds) } ?? seeds
+            #expect(failing.isEmpty, "\(failing.compactMap { property?.describe($0) })")
+        }
+    }
+
     /// Seeds of 1...10,000 still decided a reading or two late (docs/testing.md, what is left): the
     /// young steady mean starts its run over under the vibration. Known issues until fixed: a seed
     /// that starts to pass fails here, and moves to the list above.
     @Test func stillDecidedLateAtTheSeedsLeft() {
-        let left: [(String, [UInt64])] = [
-            ("held-still-decided", [3293, 8031]), ("bumpy-still-decided", [3312, 3353, 7900]),
-        ]
+        let left: [(String, [UInt64])] = [("held-still-decided", [8031]), ("bumpy-still-decided", [3312])]
         for (name, seeds) in left {
             let property = ScenarioProperties.all.first { $0.name == name }
             for seed in seeds {

@@ -97,6 +97,41 @@ struct SteadyMeanTests {
         #expect(!follow(0).contains { $0.flat })
     }
 
+    /// A vibration near `vibrationDeviation` beats (0.2 g whose strength swings by a third once a
+    /// second, as two close frequencies or one aliased near half the rate do): its deviation dips
+    /// under the threshold for a moment each beat. Once seen, it stays a vibration down to
+    /// `vibrationLeaveDeviation`; without that hysteresis each dip started its run over. When the
+    /// vibration stops, it ends within a few tenths of a second.
+    @Test func aBeatingVibrationStaysOneThroughItsDips() {
+        func vibrating(leave: Double) -> (dipped: Bool, lost: Bool, endedBy: Double?) {
+            var settings = settings
+            settings.vibrationLeaveDeviation = leave
+            var random = SplitMix64(seed: 4)
+            var mean = SteadyMean()
+            var (dipped, lost, endedBy) = (false, false, Double?.none)
+            for sample in samples(rate: 50, duration: 4, { t in
+                let strength = t < 3 ? 0.2 * g * (1 + TestMath.sinCos(degrees: 360 * t).sin / 3) : 0
+                return gravity(angle: 90) + Vector3(0, 0, strength) * TestMath.sinCos(degrees: 360 * 12 * t).sin
+                    + random.noise(sigma: 0.01 * g)
+            }) {
+                mean.update(sample.reading, at: sample.time, settings)
+                let isVibrating = mean.isVibrating(at: sample.time, oneG: g, settings)
+                if sample.time >= 1 && sample.time < 3 {
+                    dipped = dipped || mean.deviation < settings.vibrationDeviation
+                    lost = lost || !isVibrating
+                } else if sample.time >= 3 && !isVibrating && endedBy == nil {
+                    endedBy = sample.time
+                }
+            }
+            return (dipped, lost, endedBy)
+        }
+        let kept = vibrating(leave: settings.vibrationLeaveDeviation)
+        #expect(kept.dipped)
+        #expect(!kept.lost)
+        #expect((kept.endedBy ?? 9) <= 3.3)
+        #expect(vibrating(leave: settings.vibrationDeviation).lost)
+    }
+
     @Test func aVibrationAveragesToGravityInASteadyDirection() {
         let (shaken, time) = mean(duration: 2) { t in
             gravity(angle: 90) + Vector3(0, 0, 0.5 * g) * TestMath.sinCos(degrees: 360 * 7 * t).sin
