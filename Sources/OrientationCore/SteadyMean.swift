@@ -15,16 +15,19 @@
 /// hundredths, a vibrating one a tenth or more. How much of that deviation is slow (left after
 /// the first low-pass, `slowDeviation`) tells a vibration at 5 Hz or more (a fifth) from a
 /// stride or a swinging bag at 1-2 Hz (a half and more). A turn, where the first low-pass leads
-/// the mean by `vibrationRestartAngle`, starts the mean over from the reading, or, when the reading
-/// is one the magnitude gate would reject (the end of a hand's turn pushes 2 g), from the first
-/// reading after it that the gate would take. That start is still on the turn's way (the lead
+/// the mean by `vibrationRestartAngle` at a reading the magnitude gate would take, starts the mean
+/// over from that reading (one the gate rejects, the end of a hand's turn pushing 2 g or a bump
+/// reading 0.4 g in a direction of its own, starts nothing: the mean takes it in, and the next
+/// reading the gate takes judges the lead). That start is still on the turn's way (the lead
 /// passes the angle mid-turn), and the plain mean would carry its last tens of degrees for half a
 /// second: once the mean has come of age (`vibrationTimeConstant` after the start), it starts over
 /// once more, from the first reading the gate would take within another time constant, by when a
 /// hand's turn has mostly ended. A reading still off 1 g that long (an arm still swinging) starts
-/// nothing. The gate takes up to 1.4 g, and the hand's stop can push 1.6-1.7 g for a tenth of a
-/// second after such a start: a reading the gate rejects within a time constant of it is left out,
-/// and the next reading the gate takes starts the mean over again.
+/// nothing. The gate takes up to 1.4 g, and the hand's stop can push 1.6-1.7 g (or, under a
+/// vibration, down to 0.4 g) for a tenth of a second after such a start: a reading the gate rejects
+/// within a time constant of it is left out, and the next reading the gate takes starts the mean
+/// over again. The stop may still be on there (its readings tens of degrees off): once of age,
+/// if its first low-pass leads it by more than `vibrationSpread`, the mean starts over a last time.
 public struct SteadyMean: Sendable, Equatable {
     /// The mean reading, nil before the first reading or after a restart.
     public private(set) var gravity: Vector3?
@@ -47,15 +50,21 @@ public struct SteadyMean: Sendable, Equatable {
     private var evidence = 0.0
     private var time = 0.0
     private var anchor: Vector3?
-    // A turn started the mean over at a reading the gate would reject: the next one it takes does.
-    private var restartPending = false
-    // When a turn started the mean over (nil when none did, or it has started over past the
-    // turn's tail): it starts over once more when it comes of age.
-    private var turnTime: Double?
-    // When the mean started over past a turn's tail (nil when it did not, or a time constant has
-    // passed since), and whether a reading the gate would reject came since.
-    private var tailStart: Double?
-    private var tailPushed = false
+    // Where the mean stands after a turn started it over (nil: no turn, or its stop is behind it).
+    private var turn: TurnPhase?
+
+    /// The mean's restarts at a turn, each from a reading the gate would take at `since`.
+    private enum TurnPhase: Equatable, Sendable {
+        /// Started over on the turn's way: starts over once more when it comes of age.
+        case midTurn(since: Double)
+        /// Started over past the turn's tail, for a time constant: `pushed` once a reading the gate
+        /// rejects came (left out), and then the next reading it takes starts the mean over again
+        /// (`stopped`, the hand's stop pushed).
+        case tail(since: Double, pushed: Bool, stopped: Bool)
+        /// That time constant is over, and the hand's stop pushed in it: once of age, the mean
+        /// starts over again if the readings have moved on since (the stop was still on).
+        case stop(since: Double)
+    }
 
     /// No mean yet.
     public init() {}
@@ -133,39 +142,38 @@ public struct SteadyMean: Sendable, Equatable {
             if gravity == nil || elapsed != 0 { restart(from: reading, at: time) }
             return
         }
-        // The end of a hand's turn pushes 2 g, which a mean started over from it would carry for
-        // long: it starts over from the first reading the gate takes.
-        if restartPending {
-            if Self.isPlausible(reading, oneG: oneG, settings) { restart(from: reading, at: time) }
-            return
-        }
         let tau = settings.vibrationTimeConstant
         let young = evidence + elapsed < tau
         let plausible = Self.isPlausible(reading, oneG: oneG, settings)
-        // Past the turn's tail: what the mean took in of it only delays the pose it ends in.
-        if let turnTime, !young {
-            if plausible {
-                self.turnTime = nil
-                restart(from: reading, at: time)
-                tailStart = time
-                return
+        switch turn {
+        case .midTurn(let since)?, .stop(let since)?:
+            guard !young else { break }
+            guard plausible else {
+                if time - since > 2 * tau { turn = nil }
+                break
             }
-            if time - turnTime > 2 * tau { self.turnTime = nil }
-        }
-        // That start came early if a reading the gate rejects follows within a time constant (the
-        // hand's stop still pushes 1.5-1.7 g): the next reading it takes starts the mean over again.
-        if let tailStart {
-            if time - tailStart > tau {
-                self.tailStart = nil
-                tailPushed = false
+            // Past the turn's tail, what the mean took in of it only delays the pose it ends in;
+            // past the hand's stop too, if the readings have moved on since (the stop was still on).
+            let pastStop = turn == .stop(since: since)
+            turn = pastStop ? nil : .tail(since: time, pushed: false, stopped: false)
+            if pastStop && first.angle(to: mean) <= settings.vibrationSpread { break }
+            restart(from: reading, at: time)
+            return
+        case .tail(let since, let pushed, let stopped)?:
+            // That start came early if a reading the gate rejects follows within a time constant
+            // (the hand's stop still pushes): the next reading it takes starts the mean over again.
+            if time - since > tau {
+                turn = stopped ? .stop(since: time) : nil
             } else if !plausible {
-                tailPushed = true
+                turn = .tail(since: since, pushed: true, stopped: stopped)
                 return
-            } else if tailPushed {
-                tailPushed = false
+            } else if pushed {
                 restart(from: reading, at: time)
+                turn = .tail(since: since, pushed: false, stopped: true)
                 return
             }
+        case nil:
+            break
         }
         evidence = min(evidence + elapsed, tau)
         // A plain mean while young; then the first-order weight elapsed / (tau + elapsed), as the
@@ -175,13 +183,11 @@ public struct SteadyMean: Sendable, Equatable {
         let next = mean + (first - mean) * weight
         // A turn: the first low-pass leads the mean by `vibrationRestartAngle`. What the mean remembers
         // of the pose before only delays the new one, by half a second at the end of a quarter turn:
-        // it starts over from the reading.
-        if first.angle(to: next) > settings.vibrationRestartAngle {
+        // it starts over from the reading, one the gate takes (a 2 g push, or a bump's 0.4 g in a
+        // direction of its own, would stay the mean's for long).
+        if plausible, first.angle(to: next) > settings.vibrationRestartAngle {
             restart(from: reading, at: time)
-            restartPending = !plausible
-            turnTime = time
-            tailStart = nil
-            tailPushed = false
+            turn = .midTurn(since: time)
             return
         }
         gravity = next
@@ -212,10 +218,7 @@ public struct SteadyMean: Sendable, Equatable {
     /// Forgets the mean (a new timeline).
     public mutating func restart() {
         flatFace = nil
-        restartPending = false
-        turnTime = nil
-        tailStart = nil
-        tailPushed = false
+        turn = nil
         gravity = nil
         anchor = nil
         deviation = 0
@@ -224,7 +227,6 @@ public struct SteadyMean: Sendable, Equatable {
     }
 
     private mutating func restart(from reading: Vector3, at time: Double) {
-        restartPending = false
         gravity = reading
         first = reading
         evidence = 0

@@ -253,6 +253,44 @@ struct SteadyMeanTests {
         #expect(mean.since >= 1.33)
     }
 
+    /// The hand's stop can still be on when the push after the tail's start ends: here the turn
+    /// starts the mean over at 1.10 s, its tail at 1.26 s, the stop pushes 0.4 g (under the gate)
+    /// at 1.30-1.32 s and then reads 40 degrees past the pose, at 1 g, until 1.42 s. The mean
+    /// started over again from that reading would carry it for a second (road vibration, held seed
+    /// 8031); once of age, its first low-pass leading it by more than `vibrationSpread`, it starts
+    /// over a last time. A stop over by then (the readings holding the pose) leaves it be.
+    @Test func aMeanStartedOverMidStopStartsOverOnceMoreWhenItComesOfAge() {
+        func mean(stopEnd: Double) -> SteadyMean {
+            var mean = SteadyMean()
+            let readings = samples(rate: 50, duration: 1.8) { t in
+                t < 1 ? gravity(angle: 0)
+                    : t >= 1.29 && t < 1.33 ? gravity(angle: 60, magnitude: 0.4 * g)
+                    : t >= 1.33 && t < stopEnd ? gravity(angle: 100) : gravity(angle: 60)
+            }
+            for sample in readings { mean.update(sample.reading, at: sample.time, oneG: g, settings) }
+            return mean
+        }
+        let stopped = mean(stopEnd: 1.43)
+        #expect((stopped.gravity?.angle(to: gravity(angle: 60)) ?? 99) < 1)
+        let over = mean(stopEnd: 1.33)
+        #expect((over.gravity?.angle(to: gravity(angle: 60)) ?? 99) < 1)
+        #expect(over.since < 1.35)
+    }
+
+    /// A reading the gate rejects starts nothing, however far it pushes the first low-pass ahead
+    /// (a bump's 2-3 g, or its 0.4 g in a direction of its own): the mean takes it in, and the next
+    /// reading the gate takes judges the lead. Started over from a bump's reading, and again from
+    /// the next one the gate took, a young mean came of age a bump later (bumpy seed 3312).
+    @Test func aReadingTheGateRejectsStartsNothing() {
+        var mean = SteadyMean()
+        for sample in samples(rate: 50, duration: 0.1, { _ in gravity(angle: 0) }) {
+            mean.update(sample.reading, at: sample.time, oneG: g, settings)
+        }
+        mean.update(gravity(angle: 90, magnitude: 3 * g), at: 0.1, oneG: g, settings)
+        #expect(abs((mean.gravity?.magnitude ?? 0) / g - 1) < 0.1)
+        #expect((mean.gravity?.angle(to: gravity(angle: 0)) ?? 99) < 10)
+    }
+
     @Test func aGapOrARestartForgetsIt() {
         var mean = SteadyMean()
         mean.update(gravity(angle: 0), at: 0, settings)
