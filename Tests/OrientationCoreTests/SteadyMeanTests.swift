@@ -229,8 +229,8 @@ struct SteadyMeanTests {
         for sample in readings { mean.update(sample.reading, at: sample.time, settings) }
         #expect(abs((mean.gravity?.magnitude ?? 0) / g - 1) < 0.01)
         #expect((mean.gravity?.angle(to: gravity(angle: 90)) ?? 99) < 1)
-        // An arm still swinging (off 1 g for longer than another time constant) starts nothing:
-        // the mean that started over at its 2 g keeps it.
+        // An arm still swinging (off 1 g for longer than another time constant) starts nothing: a
+        // reading the gate rejects starts no turn either, and the mean keeps the 2 g it takes in.
         var swung = SteadyMean()
         let swing = samples(rate: 50, duration: 1.5) { t in
             t < 1 ? gravity(angle: 0) : t < 1.5 ? gravity(angle: 90, magnitude: 2 * g) : gravity(angle: 90)
