@@ -12,10 +12,11 @@ import SystemdBus
 /// The daemon makes one per sensor it samples (the display's today; the base's too for the
 /// hinge) and tells it the plan; what the readings mean is the daemon's business.
 ///
-/// A change-only device (a HID sensor hub with a change sensitivity) sends nothing while it
-/// lies still: its silence means "unchanged", never a fault, so its buffer is kept however
-/// long it stays silent, and while the daemon still needs readings to decide
-/// (`holdLastReading(_:)`) its last report is repeated with the time passing.
+/// A buffered source's silence means "unchanged", never a fault, whatever its attributes
+/// claim: while the daemon still needs readings to decide (`readingTaken(needsMore:)`) its
+/// last report is repeated with the time passing, and whether it reports only changes (a
+/// still device sends nothing: its rate costs nothing) is learned from what it does
+/// (`ReportCadence`), the change sensitivity it claims being the first guess.
 final class Acquisition {
     /// A reading in m/s^2 in the docs/axes.md frame and its time on the monotonic clock
     /// (seconds).
@@ -29,11 +30,6 @@ final class Acquisition {
     /// slowest rate is 15.62 Hz, would wake it 15 times a second where the still plan reads
     /// 1.4 times; two leaves room for a rate just above the plan's.
     static let bufferScansPerStillIntervalLimit = 2.0
-    /// How many plan intervals a change-only device stays silent before its last report is
-    /// repeated (while the daemon holds it): two, so a device that does report at its rate
-    /// is not doubled.
-    static let silentIntervalsBeforeRepeat: UInt64 = 2
-
     /// The sensor, as discovery described it.
     let info: AccelerometerInfo
     /// The plan being applied; `.off` until the first `apply(_:)`.
@@ -46,13 +42,23 @@ final class Acquisition {
     private let sink: Sink
     private lazy var sampleTimer = EventTimer(event: event) { [unowned self] in self.sample() }
     private lazy var bufferDeadline = EventTimer(event: event) { [unowned self] in self.bufferDeadlinePassed() }
-    private lazy var repeatTimer = EventTimer(event: event) { [unowned self] in self.repeatLastReport() }
-    /// The last sample delivered, for repeating a change-only device's last report.
+    private lazy var silenceTimer = EventTimer(event: event) { [unowned self] in self.silenceTimerFired() }
+    /// The last sample delivered, for repeating a silent buffer's last report.
     private var lastSample: RawSample?
+    /// How the buffer reports, learned from what it does, and when its silence is due.
+    private var cadence: ReportCadence
+    /// Whether the daemon still needed readings after the last one (`readingTaken`).
+    private var needsMore = false
+    /// The still interval of the settings, which the silence that tells a change-only source
+    /// is measured by.
+    private let stillIntervalMsec: UInt32
+    /// Called when the silence of a buffer made it change-only (the plan may change).
+    var onCadenceChange: (() -> Void)?
 
-    /// Whether the readings come through a buffer that delivers only changes: then a still
-    /// device sends nothing, at any rate (`SamplingInputs.changeOnly`).
-    var readsChangesOnly: Bool { info.reportsOnlyChanges && buffered != nil }
+    /// Whether the readings come through a buffer that delivers only changes, as far as its
+    /// behaviour tells: then a still device sends nothing, at any rate
+    /// (`SamplingInputs.changeOnly`).
+    var readsChangesOnly: Bool { cadence.changeOnly && buffered != nil }
 
     /// Opens the sensor's reader (and its buffered interface, when it is to be preferred:
     /// `preferBuffer`, or a device that cannot be polled; not one that would scan much faster
@@ -65,6 +71,8 @@ final class Acquisition {
         self.info = info
         self.event = event
         self.sink = sink
+        self.stillIntervalMsec = stillIntervalMsec
+        cadence = ReportCadence(claimedChangeOnly: info.reportsOnlyChanges)
         if info.subsystem == .iio && (preferBuffer || !info.hasRawChannels) {
             buffered = BufferedAccelerometer(info: info, devnode: info.devnode)
         }
@@ -157,36 +165,60 @@ final class Acquisition {
     private func stopReading() {
         sampleTimer.disarm()
         bufferDeadline.disarm()
-        repeatTimer.disarm()
+        silenceTimer.disarm()
         lastSample = nil
+        cadence.restart()
         buffered?.stop()
         reader.stopSampling()
     }
 
-    /// Turns raw counts into a reading and hands it on.
-    private func deliver(_ sample: RawSample, at time: Double) {
+    /// Turns raw counts into a reading and hands it on, at a time no earlier than the last one
+    /// handed on. `report`: a scan the buffer delivered (not a poll, nor a repeat).
+    private func deliver(_ sample: RawSample, at time: Double, report: Bool = false) {
+        let time = cadence.deliveryTime(time)
+        if report && cadence.report(at: time, settled: !needsMore, silence: silence) {
+            Log.info("\(info.syspath) keeps reporting while the device is still: reading it as a streaming source")
+        }
         lastSample = sample
         sink(info.reading(sample), time)
     }
 
-    /// Called after each reading: `needed` while the daemon still needs readings to decide
-    /// (a pending orientation, a waiting `ReadOrientation()`). A change-only device that
-    /// stays silent meanwhile has its last report repeated at the time then, every
-    /// `silentIntervalsBeforeRepeat` plan intervals, until it is no longer needed; a still,
-    /// decided device costs no wakeups.
-    func holdLastReading(_ needed: Bool) {
-        guard needed, readsChangesOnly, buffered?.isRunning == true, lastSample != nil,
-            case .every(let interval) = plan
-        else {
-            repeatTimer.disarm()
-            return
-        }
-        arm(repeatTimer, afterUsec: UInt64(interval) * 1000 * Acquisition.silentIntervalsBeforeRepeat)
+    /// The silence that tells a change-only buffer, at the plan in force.
+    private var silence: Double {
+        ReportCadence.silence(planIntervalMsec: plan.intervalMsec, stillIntervalMsec: stillIntervalMsec)
     }
 
-    private func repeatLastReport() {
-        guard let lastSample, buffered?.isRunning == true else { return }
-        deliver(lastSample, at: monotonicSeconds())
+    /// Called after each reading: `needsMore` while the daemon still needs readings to decide
+    /// (a pending orientation or tablet mode, a waiting call). A buffer that stays silent
+    /// meanwhile has its last report repeated with the time passing; with nothing pending, a
+    /// buffer believed to stream is watched for the silence that would make it change-only,
+    /// and one believed change-only costs no wakeups.
+    func readingTaken(needsMore: Bool) {
+        self.needsMore = needsMore
+        guard buffered?.isRunning == true, lastSample != nil, case .every(let interval) = plan,
+            let wake = cadence.nextWake(needed: needsMore, planIntervalMsec: interval, silence: silence)
+        else {
+            silenceTimer.disarm()
+            return
+        }
+        let after = max(0, wake.time - monotonicSeconds())
+        arm(silenceTimer, afterUsec: UInt64((after * 1e6).rounded(.up)))
+    }
+
+    private func silenceTimerFired() {
+        guard let lastSample, buffered?.isRunning == true, case .every(let interval) = plan,
+            let wake = cadence.nextWake(needed: needsMore, planIntervalMsec: interval, silence: silence)
+        else { return }
+        switch wake.wake {
+        case .repeatLastReport:
+            deliver(lastSample, at: monotonicSeconds())
+        case .judgeSilence:
+            guard cadence.silent(at: monotonicSeconds(), silence: silence) else { return }
+            Log.info(
+                "\(info.syspath) stays silent while the device is still: reading it as a source that reports only changes"
+            )
+            onCadenceChange?()
+        }
     }
 
     /// Starts reading the buffered interface, if the sensor has a usable one; a buffer that
@@ -195,7 +227,7 @@ final class Acquisition {
         guard let buffered else { return false }
         do {
             try buffered.start(
-                event: event, sink: { [unowned self] sample, time in self.deliver(sample, at: time) },
+                event: event, sink: { [unowned self] sample, time in self.deliver(sample, at: time, report: true) },
                 onFailure: { [unowned self] why in self.pollInstead(why) })
         } catch {
             pollInstead("cannot use the buffer: \(error)")
@@ -208,7 +240,7 @@ final class Acquisition {
 
     private func bufferDeadlinePassed() {
         guard let buffered, buffered.isRunning, !buffered.delivered else { return }
-        guard info.reportsOnlyChanges else {
+        guard cadence.changeOnly else {
             pollInstead("\(buffered.devnode) delivered nothing within a second")
             return
         }
@@ -229,7 +261,7 @@ final class Acquisition {
         Log.warning("\(why); polling the channels instead")
         buffered?.stop()
         buffered = nil
-        repeatTimer.disarm()
+        silenceTimer.disarm()
         if case .every(let interval) = plan {
             reader.setSamplingInterval(msec: interval, polled: true)
             armSampleTimer(afterUsec: 0)

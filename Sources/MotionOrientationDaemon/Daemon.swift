@@ -150,6 +150,7 @@ public final class Daemon {
         acquisition = Acquisition.open(
             choice.info, preferBuffer: settings.preferBuffer, stillIntervalMsec: settings.sampling.stillIntervalMsec,
             event: event!, what: { "accelerometer \($0)" }, sink: { [unowned self] in self.take($0, at: $1) })
+        acquisition?.onCadenceChange = { [unowned self] in self.updateSampling() }
         if let info = acquisition?.info { estimator.facesAvailable = info.mountMatrix.tellsFaceUpFromFaceDown }
         tabletMode.openBase(
             acquisition == nil ? nil : choice.base, reason: choice.baseReason,
@@ -264,9 +265,11 @@ public final class Daemon {
         motion.note(moving: estimator.isSettling, at: time)
         if claims.anyWaiting && estimator.orientation != .unknown { answerWaiting() }
         updateSampling()
-        // A change-only sensor's silence means "unchanged": while a decision (orientation or
-        // tablet mode) is pending, its last report keeps counting as the time passes.
-        acquisition?.holdLastReading(estimator.isSettling || claims.readsWaiting > 0 || tabletMode.decisionPending)
+        // A silent sensor is unchanged: while a decision (orientation, hinge or tablet mode) is
+        // pending, its last report keeps counting as the time passes.
+        acquisition?.readingTaken(
+            needsMore: estimator.isSettling || claims.readsWaiting > 0 || tabletMode.decisionPending
+                || tabletMode.hingeMoving)
     }
 
     /// `[Orientation] LockInLaptopMode=` is in effect and the device is not in tablet mode:
