@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from .binaries import BUSCLIENT, PYTHON
@@ -64,6 +65,8 @@ class BusClient:
         self.proc = _spawn_raw(argv, env, kwargs)
         self._replies = queue.Queue()
         self.signals = queue.Queue()
+        # (arrival time on the monotonic clock, member, payload) of every signal, in order.
+        self.signal_log = []
         self.reader = LineReader(self.proc, echo=self._route)
         line = self._reply(timeout)
         if not line.startswith("ready "):
@@ -76,6 +79,7 @@ class BusClient:
     def _route(self, line):
         if line.startswith("signal "):
             _, member, payload = line.split(" ", 2)
+            self.signal_log.append((time.monotonic(), member, json.loads(payload)))
             self.signals.put((member, json.loads(payload)))
         else:
             self._replies.put(line)

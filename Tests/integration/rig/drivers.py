@@ -85,7 +85,7 @@ def _add(rig, name, attributes, gravity, scale, buffered, layout, trigger=True, 
 
 
 def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), buffered=True,
-            properties=None):
+            properties=None, trigger=True):
     """hid-sensor-accel-3d: name accel_3d, shared in_accel_{offset,scale,sampling_frequency}
     (the report interval, no _available list; 0 until one is written on some hubs) and
     in_accel_hysteresis (the change sensitivity; unreadable on a hub without one); units of 0.01 g (scale 0.098066500). The
@@ -94,7 +94,7 @@ def hid_hub(rig, rate="10.000000", change_only=True, gravity=(0, -9.80665, 0), b
     # The driver makes in_accel_hysteresis on every hub; without a sensitivity in the hub's
     # report a read fails (EINVAL), which an empty file stands in for here.
     attributes["in_accel_hysteresis"] = "0.050000" if change_only else ""
-    return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT,
+    return _add(rig, "accel_3d", attributes, gravity, 0.0980665, buffered, HID_LAYOUT, trigger=trigger,
                 properties=properties, current_trigger="accel_3d-dev0" if buffered else "")
 
 
