@@ -167,6 +167,7 @@ final class Acquisition {
         bufferDeadline.disarm()
         silenceTimer.disarm()
         lastSample = nil
+        needsMore = false
         cadence.restart()
         buffered?.stop()
         reader.stopSampling()
@@ -247,7 +248,8 @@ final class Acquisition {
         // A change-only hub reports at power-up; one that did not may just be still. Its raw
         // channels answer once (a synchronous request to the hub), and the buffer stays.
         Log.info("\(buffered.devnode) is silent (a change-only device lying still); reading its channels once")
-        if info.hasRawChannels, let sample = reader.read() { deliver(sample, at: monotonicSeconds()) }
+        // Its answer is a report of the present value: it stands while the hub stays silent.
+        if info.hasRawChannels, let sample = reader.read() { deliver(sample, at: monotonicSeconds(), report: true) }
     }
 
     /// Gives up on the buffered interface (until the sensor changes) and polls. A device
