@@ -48,6 +48,23 @@ def _invert3(m):
             [(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det]]
 
 
+def add_event_device(testbed, number, parent, attributes, properties):
+    """An input event device `eventN` in the testbed (no node yet); returns its syspath."""
+    syspath = testbed.add_device("input", "event%d" % number, parent,
+                                 [str(s) for kv in attributes.items() for s in kv],
+                                 [str(s) for kv in properties.items() for s in kv])
+    if not syspath:
+        raise RigError("umockdev refused to add event%d" % number)
+    return syspath
+
+
+def node_path(testbed, devnode):
+    """Where the device node `devnode` (/dev/...) is in the testbed, its directory made."""
+    node = Path(testbed.get_root_dir()) / devnode.lstrip("/")
+    node.parent.mkdir(parents=True, exist_ok=True)
+    return node
+
+
 class FakeAccelerometer:
     """An IIO accelerometer in a umockdev testbed.
 
@@ -185,15 +202,8 @@ class FakeInputAccelerometer:
         if recorded:
             self.syspath = self._add_recorded(number, attributes, properties)
         else:
-            self.syspath = testbed.add_device(
-                "input", "event%d" % number, None,
-                [str(s) for kv in attributes.items() for s in kv],
-                [str(s) for kv in properties.items() for s in kv])
-            if not self.syspath:
-                raise RigError("umockdev refused to add event%d" % number)
-            node = self.root / self.devnode.lstrip("/")
-            node.parent.mkdir(parents=True, exist_ok=True)
-            node.touch()
+            self.syspath = add_event_device(testbed, number, None, attributes, properties)
+            node_path(testbed, self.devnode).touch()
         self.directory = self.root / self.syspath.lstrip("/")
         self.handler = self._make_handler()
         testbed.attach_ioctl(self.devnode, self.handler)
