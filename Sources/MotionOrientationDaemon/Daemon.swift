@@ -33,6 +33,10 @@ public final class Daemon {
     /// Which sensor was chosen and why (or why none).
     private(set) var sensorChoice = ""
     private var sensorMonitor: UdevMonitor?
+    /// The accelerometers udev has not set up that discovery takes all the same: those found
+    /// at start-up, and each since named by a udev event of its own (udev announces a device
+    /// once it has set it up), until its `remove` (`AccelerometerDiscovery`).
+    private var unprocessedTaken: Set<String> = []
     private var estimator: OrientationEstimator
     private(set) var orientations: OrientationAnnouncer!
     /// The sampling plan in force (the acquisition's; off without a sensor).
@@ -86,16 +90,19 @@ public final class Daemon {
             self.event = event
             let finder = TabletModeSwitchFinder(tabletMode: tabletMode, event: event)
             switchFinder = finder
-            takeAccelerometer(AccelerometerDiscovery.choose(settings))
+            // Watching first: an event that comes while we look is read once the loop runs.
+            sensorMonitor = try Daemon.watchDevices(
+                event: event, onSensor: { [unowned self] in self.sensorDeviceChanged(action: $0, syspath: $1) },
+                onInput: finder.deviceChanged)
+            let choice = AccelerometerDiscovery.choose(settings)
+            unprocessedTaken = Set(choice.unprocessed)
+            takeAccelerometer(choice)
             let bus = try Daemon.connectBus(event: event)
             self.bus = bus
             sink.bus = bus
             signalFilter = try Daemon.dropForgedSignals(bus)
             object = try serveOrientation(on: bus)
             try claims.start(bus: bus, event: event)
-            sensorMonitor = try Daemon.watchDevices(
-                event: event, onSensor: { [unowned self] in self.sensorDeviceChanged(action: $0, syspath: $1) },
-                onInput: finder.deviceChanged)
             try lowEnergy.start(bus: bus, event: event, batteryLowPercent: settings.batteryLowPercent) {
                 [unowned self] resumed in
                 // Nothing decided before the sleep may be announced as fresh.
@@ -183,10 +190,16 @@ public final class Daemon {
     /// or changed sensor), and try a virtual switch that could not be made again.
     private func sensorDeviceChanged(action: String, syspath: String) {
         Log.debug("udev: \(action) \(syspath)")
-        if action != "remove" { tabletMode.accelerometerEvent() }
+        if action == "remove" {
+            unprocessedTaken.remove(syspath)
+        } else {
+            // udev is done with the device (also where its database says otherwise: umockdev).
+            unprocessedTaken.insert(syspath)
+            tabletMode.accelerometerEvent()
+        }
         // A change of another device than ours means nothing, unless we have none.
         if action == "change", let current = acquisition?.info.syspath, syspath != current { return }
-        takeAccelerometer(AccelerometerDiscovery.choose(settings))
+        takeAccelerometer(AccelerometerDiscovery.choose(settings, unprocessed: unprocessedTaken))
     }
 
     /// SIGHUP: re-reads the configuration. Claims, the orientation and the sensor stay;
@@ -211,7 +224,7 @@ public final class Daemon {
         tabletMode.settings = settings.tabletMode
         if settings.lockInLaptopMode != previous.lockInLaptopMode { tabletModeChanged() }
         if settings.sensorPin != previous.sensorPin || settings.mountMatrixOverride != previous.mountMatrixOverride {
-            takeAccelerometer(AccelerometerDiscovery.choose(settings))
+            takeAccelerometer(AccelerometerDiscovery.choose(settings, unprocessed: unprocessedTaken))
         }
         if let bus { sensorProxy.serve(settings.sensorProxyCompatibility, on: bus) }
         lowEnergy.reload(

@@ -14,56 +14,68 @@ public struct AccelerometerChoice: Sendable {
     public var base: AccelerometerInfo? = nil
     /// Which base sensor, and why (or why none).
     public var baseReason = "no base accelerometer"
+    /// The accelerometers found that udev has not set up (`Udev.isSetUp`), taken or not.
+    public var unprocessed: [String] = []
 }
 
 /// Finds accelerometers through libudev (IIO devices, then input-subsystem ones) and
 /// chooses the display's.
+///
+/// A device udev has set up is taken when it is found. One udev has not (yet) processed is
+/// taken only where no udev event is to be waited for: at start-up, and at its own udev
+/// event. A device is in sysfs from the kernel's event on, before udev has given it its
+/// properties (`ACCEL_LOCATION`), the rule's group and mode and its RUN's grants; udev
+/// announces it once that is done. So a hub plugged in while the daemon runs is taken at
+/// its own event, never at an earlier event of another device (its trigger, a second
+/// sensor), where the daemon's first writes would fail with EACCES. At start-up nothing
+/// tells a device udev is still at from one it will never process (udev does not run: a
+/// container, `umockdev-run -d` and its recorded devices): both are taken, and the first
+/// kind is taken again at its own event, which brings its properties and permissions (the
+/// daemon watches udev before it looks, so that event is not missed).
 public enum AccelerometerDiscovery {
     static let axes: [Character] = ["x", "y", "z"]
 
     /// Every IIO device with the three accelerometer channels (raw attributes or buffered scan
     /// elements), then every input event device udev marks `ID_INPUT_ACCELEROMETER=1`, each
-    /// in udev's order. Only devices udev has set up: one the kernel has just added (a hub
-    /// plugged in) is taken at its own udev event, with its properties (`ACCEL_LOCATION`),
-    /// the rule's group and mode and its RUN's grants in place, not at an earlier event of
-    /// another device. Throws when udev cannot be asked; a device that went away meanwhile
-    /// is left out.
-    static func candidates() throws(SystemError) -> [AccelerometerCandidate] {
-        var found: [AccelerometerCandidate] = []
-        for syspath in try Udev.devices(subsystem: "iio", initialized: true) {
+    /// in udev's order, with whether udev has set it up. Throws when udev cannot be asked;
+    /// a device that went away meanwhile is left out.
+    static func candidates() throws(SystemError) -> [(candidate: AccelerometerCandidate, setUp: Bool)] {
+        var found: [(candidate: AccelerometerCandidate, setUp: Bool)] = []
+        for syspath in try Udev.devices(subsystem: "iio") {
             let hasAxes = { (file: (Character) -> String) in
                 axes.allSatisfy { Sysfs.isReadable("\(syspath)/\(file($0))") }
             }
             guard hasAxes({ "in_accel_\($0)_raw" }) || hasAxes({ "scan_elements/in_accel_\($0)_en" }) else { continue }
-            let location: String?
+            let (setUp, location): (Bool, String?)
             do {
-                location = try Udev.withDevice(syspath) { Udev.property($0, "ACCEL_LOCATION") }
+                (setUp, location) = try Udev.withDevice(syspath) {
+                    (Udev.isSetUp($0), Udev.property($0, "ACCEL_LOCATION"))
+                }
             } catch {
                 leftOut(error)
                 continue
             }
-            found.append(
-                AccelerometerCandidate(
-                    syspath: syspath, name: attribute(syspath, "name"), label: attribute(syspath, "label"),
-                    udevLocation: location, sysfsLocation: attribute(syspath, "location")))
+            let candidate = AccelerometerCandidate(
+                syspath: syspath, name: attribute(syspath, "name"), label: attribute(syspath, "label"),
+                udevLocation: location, sysfsLocation: attribute(syspath, "location"))
+            found.append((candidate, setUp))
         }
         for syspath in try Udev.devices(
-            subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1"), initialized: true)
+            subsystem: "input", sysname: "event*", property: ("ID_INPUT_ACCELEROMETER", "1"))
         {
-            let (hasDevnode, location): (Bool, String?)
+            let (hasDevnode, setUp, location): (Bool, Bool, String?)
             do {
-                (hasDevnode, location) = try Udev.withDevice(syspath) {
-                    (udev_device_get_devnode($0) != nil, Udev.property($0, "ACCEL_LOCATION"))
+                (hasDevnode, setUp, location) = try Udev.withDevice(syspath) {
+                    (udev_device_get_devnode($0) != nil, Udev.isSetUp($0), Udev.property($0, "ACCEL_LOCATION"))
                 }
             } catch {
                 leftOut(error)
                 continue
             }
             guard hasDevnode else { continue }
-            found.append(
-                AccelerometerCandidate(
-                    syspath: syspath, subsystem: .input, name: attribute(syspath, "device/name"),
-                    udevLocation: location))
+            let candidate = AccelerometerCandidate(
+                syspath: syspath, subsystem: .input, name: attribute(syspath, "device/name"), udevLocation: location)
+            found.append((candidate, setUp))
         }
         return found
     }
@@ -75,17 +87,22 @@ public enum AccelerometerDiscovery {
 
     /// The accelerometer that drives rotation (motion-orientationd.conf(5), `[Sensor] Device=`:
     /// never a base sensor unless pinned), described with its calibration and mount matrix.
-    public static func choose(_ settings: DaemonSettings) -> AccelerometerChoice {
-        let found: [AccelerometerCandidate]
+    /// Among the devices udev has not set up, only those in `unprocessed` are candidates;
+    /// nil takes them all (at start-up, and for the client's `record`).
+    public static func choose(_ settings: DaemonSettings, unprocessed: Set<String>? = nil) -> AccelerometerChoice {
+        let all: [(candidate: AccelerometerCandidate, setUp: Bool)]
         do {
-            found = try candidates()
+            all = try candidates()
         } catch {
             Log.error("cannot look for accelerometers: \(error)")
             return AccelerometerChoice(info: nil, reason: "cannot look for accelerometers: \(error)")
         }
+        let notSetUp = all.filter { !$0.setUp }.map(\.candidate.syspath)
+        let found = all.filter { $0.setUp || unprocessed?.contains($0.candidate.syspath) ?? true }.map(\.candidate)
         let (index, reason) = SensorSelection.choose(found, pin: settings.sensorPin)
-        guard let index else { return AccelerometerChoice(info: nil, reason: reason) }
-        var choice = AccelerometerChoice(info: describe(found[index], settings: settings), reason: reason)
+        guard let index else { return AccelerometerChoice(info: nil, reason: reason, unprocessed: notSetUp) }
+        var choice = AccelerometerChoice(
+            info: describe(found[index], settings: settings), reason: reason, unprocessed: notSetUp)
         let (base, baseReason) = SensorSelection.base(found, display: index)
         choice.baseReason = baseReason
         // [Sensor] MountMatrix= is the display sensor's: the base keeps its own matrix.

@@ -6,15 +6,11 @@ import SystemdBus
 /// The udev context of the process, and the devices of a subsystem.
 public enum Udev {
     /// The sysfs paths of the devices of `subsystem` (whose sysname matches `sysname`, a
-    /// glob, and which have the udev `property` with that value, when given), in udev's order.
-    /// `initialized`: only devices udev has set up (libudev's rule: a device with a node has
-    /// been processed, its rules' properties, owner and mode and its RUN programs done; one
-    /// without a node counts as set up). The sysfs directory comes with the kernel's event,
-    /// before udev has processed it: a device listed then still lacks all that.
-    /// Throws when udev cannot be asked (no devices is an empty list, not an error).
+    /// glob, and which have the udev `property` with that value, when given), in udev's order,
+    /// whether udev has set them up or not (`isSetUp`). Throws when udev cannot be asked (no
+    /// devices is an empty list, not an error).
     public static func devices(
-        subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil,
-        initialized: Bool = false
+        subsystem: String, sysname: String? = nil, property: (name: String, value: String)? = nil
     ) throws(SystemError) -> [String] {
         guard let udev = udev_new() else { throw SystemError("udev_new", errno: errno) }
         defer { udev_unref(udev) }
@@ -25,7 +21,6 @@ public enum Udev {
         var r = udev_enumerate_add_match_subsystem(enumerate, subsystem)
         if r >= 0, let sysname { r = udev_enumerate_add_match_sysname(enumerate, sysname) }
         if r >= 0, let property { r = udev_enumerate_add_match_property(enumerate, property.name, property.value) }
-        if r >= 0, initialized { r = udev_enumerate_add_match_is_initialized(enumerate) }
         if r >= 0 { r = udev_enumerate_scan_devices(enumerate) }
         if r < 0 { throw SystemError("enumerating \(subsystem) devices", errno: r) }
         var paths: [String] = []
@@ -47,6 +42,17 @@ public enum Udev {
         }
         defer { udev_device_unref(device) }
         return body(device)
+    }
+
+    /// Whether udev has set `device` up: its rules' properties, owner and mode and its RUN
+    /// programs done. libudev's rule, as `udev_enumerate_add_match_is_initialized` applies it:
+    /// a device with a node is set up once udev has written its database entry (`udevd`
+    /// writes it before it announces the device); one without a node counts as set up. The
+    /// sysfs directory comes with the kernel's event, before udev has processed it; and where
+    /// udev does not run (a container, `umockdev-run -d` and its recorded devices, which have
+    /// nodes and no database entry) no device with a node is ever set up.
+    static func isSetUp(_ device: OpaquePointer) -> Bool {
+        udev_device_get_is_initialized(device) > 0 || udev_device_get_devnum(device) == 0
     }
 
     /// A udev property of `device`, if it has it.

@@ -5,6 +5,7 @@ The fake device is an event device with ID_INPUT_ACCELEROMETER=1 and a node at
 """
 
 import errno
+import json
 import os
 import time
 
@@ -13,6 +14,7 @@ import pytest
 from rig import POSES, STILL_INTERVAL_MSEC, Rig, wait_until
 
 ORIENTATIONS = ["landscape-left", "portrait-upside-down", "landscape-right", "portrait"]
+COMPAT = "[Compatibility]\nSensorProxy=yes\n"
 
 
 def input_rig(config_text="", iio=None, **input_kwargs):
@@ -55,6 +57,61 @@ def test_an_input_accelerometer_drives_the_orientation(make_rig):
     finally:
         code, _ = rig.close()
         assert code == 0
+
+
+def proxy_property(rig, name):
+    """A property of iio-sensor-proxy's interface, through busctl."""
+    result = rig.busctl("get-property", "net.hadess.SensorProxy", "/net/hadess/SensorProxy",
+                        "net.hadess.SensorProxy", name)
+    return json.loads(result.stdout)["data"]
+
+
+def test_a_recorded_device_udev_has_not_set_up_is_taken_at_start(make_rig):
+    """As iio-sensor-proxy's suite runs it (test_input_accel: `umockdev-run -d` with a recorded
+    input accelerometer): the event device has a node and no udev database entry, so udev
+    has not set it up, as where udevd does not run. At start-up no udev event is waited for:
+    it is taken, on both interfaces, and kept at another device's event."""
+    rig = input_rig(config_text=COMPAT, recorded=True, gravity=POSES["landscape-left"])
+    try:
+        rig.daemon.start()
+        assert rig.get_property("HasAccelerometer") is True
+        assert rig.get_property("Sensor") == rig.input.syspath
+        assert proxy_property(rig, "HasAccelerometer") is True
+        client = rig.bus_client(start=True)
+        rig.wait_for_property("DeviceOrientation", "landscape-left", 5.0)
+        trigger = rig.add_device("iio", "trigger0", {"name": "accel_3d-dev0"})
+        rig.uevent(trigger, "add")
+        rig.input.set_pose("portrait-upside-down")
+        rig.wait_for_property("DeviceOrientation", "portrait-upside-down", 5.0)
+        assert rig.get_property("Sensor") == rig.input.syspath
+        assert "udev: add %s" % trigger in rig.daemon.log()
+        client.close()
+    finally:
+        code, _ = rig.close()
+        assert code == 0
+
+
+def test_a_device_udev_has_not_set_up_is_taken_at_its_own_event(make_rig):
+    """The hotplug race: a device that appears while the daemon runs is in sysfs before udev
+    has set it up (its properties, group, mode, grants). It is not taken at another device's
+    event (a hub's trigger), only at its own, which udev sends once it is done."""
+    rig = Rig(accelerometer=False, start_daemon=False)
+    try:
+        rig.daemon.start()
+        rig.bus_client(start=True)
+        assert rig.get_property("HasAccelerometer") is False
+        rig.input = rig.add_input_accelerometer(recorded=True, gravity=POSES["landscape-right"])
+        trigger = rig.add_device("iio", "trigger0", {"name": "accel_3d-dev0"})
+        rig.uevent(trigger, "add")
+        wait_until(lambda: "udev: add %s" % trigger in rig.daemon.log(), 5.0, what="the trigger's event")
+        rig.assert_property_stays("HasAccelerometer", False, 1.0)
+        assert rig.input.syspath not in rig.daemon.log(), rig.daemon.log()
+        rig.uevent(rig.input, "add")
+        rig.wait_for_property("HasAccelerometer", True, 5.0)
+        assert rig.get_property("Sensor") == rig.input.syspath
+        rig.wait_for_property("DeviceOrientation", "landscape-right", 5.0)
+    finally:
+        rig.close()
 
 
 def test_the_node_is_open_only_while_sampling(make_rig):

@@ -48,6 +48,23 @@ def _invert3(m):
             [(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det]]
 
 
+def add_event_device(testbed, number, parent, attributes, properties):
+    """An input event device `eventN` in the testbed (no node yet); returns its syspath."""
+    syspath = testbed.add_device("input", "event%d" % number, parent,
+                                 [str(s) for kv in attributes.items() for s in kv],
+                                 [str(s) for kv in properties.items() for s in kv])
+    if not syspath:
+        raise RigError("umockdev refused to add event%d" % number)
+    return syspath
+
+
+def node_path(testbed, devnode):
+    """Where the device node `devnode` (/dev/...) is in the testbed, its directory made."""
+    node = Path(testbed.get_root_dir()) / devnode.lstrip("/")
+    node.parent.mkdir(parents=True, exist_ok=True)
+    return node
+
+
 class FakeAccelerometer:
     """An IIO accelerometer in a umockdev testbed.
 
@@ -156,14 +173,15 @@ class FakeInputAccelerometer:
     answers EVIOCGABS(ABS_X/Y/Z) with the current values; other ioctls fail with ENOTTY.
     `fail_errno`, when set, makes EVIOCGABS fail with that errno. `poll` adds the poll,
     min and max attributes of a polled driver (under device/, as the event device sees
-    its input device)."""
+    its input device). `recorded` adds it as `umockdev-run -d` adds a recorded description:
+    with its node's numbers and no udev database entry, so udev has not set it up."""
 
     ABSINFO = struct.Struct("6i")  # value, minimum, maximum, fuzz, flat, resolution
     EVIOCGABS_X = (2 << 30) | (ABSINFO.size << 16) | (ord("E") << 8) | 0x40
 
     def __init__(self, testbed, number=5, name="Fake Accelerometer", resolution=256,
                  mount_matrix=None, gravity=POSES["portrait"], extra_properties=None,
-                 poll=None):
+                 poll=None, recorded=False):
         self.testbed = testbed
         self.root = Path(testbed.get_root_dir())
         self.resolution = resolution
@@ -181,19 +199,37 @@ class FakeInputAccelerometer:
         if mount_matrix is not None:
             properties["ACCEL_MOUNT_MATRIX"] = mount_matrix
         properties.update(extra_properties or {})
-        self.syspath = testbed.add_device(
-            "input", "event%d" % number, None,
-            [str(s) for kv in attributes.items() for s in kv],
-            [str(s) for kv in properties.items() for s in kv])
-        if not self.syspath:
-            raise RigError("umockdev refused to add event%d" % number)
+        if recorded:
+            self.syspath = self._add_recorded(number, attributes, properties)
+        else:
+            self.syspath = add_event_device(testbed, number, None, attributes, properties)
+            node_path(testbed, self.devnode).touch()
         self.directory = self.root / self.syspath.lstrip("/")
-        node = self.root / self.devnode.lstrip("/")
-        node.parent.mkdir(parents=True, exist_ok=True)
-        node.touch()
         self.handler = self._make_handler()
         testbed.attach_ioctl(self.devnode, self.handler)
         self.set_gravity(*gravity)
+
+    def _add_recorded(self, number, attributes, properties):
+        """The device as `umockdev-run -d FILE` adds a recorded description (what
+        umockdev-record writes: the device, then its parent): the event device under its
+        input device (here lis3lv02d's, a platform driver), with its node's numbers (evdev:
+        major 13, minors from 64). libudev then sees a node without a udev database entry,
+        as where udevd has not processed the device or does not run: not set up."""
+        majmin = "13:%d" % (64 + number)
+        major, minor = majmin.split(":")
+        input_path = "/devices/platform/lis3lv02d/input/input%d" % number
+        event = ["P: %s/event%d" % (input_path, number), "N: input/event%d" % number]
+        event += ["E: %s=%s" % kv for kv in properties.items()]
+        event += ["E: MAJOR=%s" % major, "E: MINOR=%s" % minor, "E: SUBSYSTEM=input",
+                  "A: dev=%s" % majmin, "L: device=../../input%d" % number]
+        parent = ["P: %s" % input_path, "E: PRODUCT=19/0/0/0",
+                  "E: NAME=\"%s\"" % attributes["device/name"], "E: PHYS=\"lis3lv02d/input0\"",
+                  "E: PROP=0", "E: EV=9", "E: ABS=7", "E: SUBSYSTEM=input", "E: ID_INPUT=1",
+                  "E: ID_INPUT_ACCELEROMETER=1", "A: capabilities/abs=7", "A: capabilities/ev=9",
+                  "A: phys=lis3lv02d/input0", "A: properties=0"]
+        parent += ["A: %s=%s" % (name[len("device/"):], value) for name, value in attributes.items()]
+        self.testbed.add_from_string("\n".join(event) + "\n\n" + "\n".join(parent) + "\n")
+        return "/sys%s/event%d" % (input_path, number)
 
     def _make_handler(self):
         fake = self

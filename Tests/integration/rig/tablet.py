@@ -17,7 +17,7 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
 from .contract import STANDARD_GRAVITY  # noqa: E402
-from .processes import RigError  # noqa: E402
+from .devices import add_event_device, node_path  # noqa: E402
 
 EV_SYN, EV_SW = 0, 5
 SYN_REPORT = 0
@@ -67,14 +67,8 @@ class FakeTabletModeSwitch:
         parent = None
         if virtual:  # under /sys/devices/virtual/, where uinput devices live
             parent = testbed.add_device("virtual", "virtual", None, [], [])
-        self.syspath = testbed.add_device(
-            "input", "event%d" % number, parent,
-            [str(s) for kv in attributes.items() for s in kv],
-            [str(s) for kv in properties.items() for s in kv])
-        if not self.syspath:
-            raise RigError("umockdev refused to add event%d" % number)
-        node = self.root / self.devnode.lstrip("/")
-        node.parent.mkdir(parents=True, exist_ok=True)
+        self.syspath = add_event_device(testbed, number, parent, attributes, properties)
+        node = node_path(testbed, self.devnode)
         if node.exists() or node.is_symlink():
             node.unlink()
         os.mkfifo(node)  # pollable, unlike a regular file (epoll refuses those)
