@@ -49,6 +49,8 @@ final class Acquisition {
     private var cadence: ReportCadence
     /// Whether the daemon still needed readings after the last one (`readingTaken`).
     private var needsMore = false
+    /// The time of the report being taken (a scan or a raw read's answer), for its cadence.
+    private var reportTaken: Double?
     /// The still interval of the settings, which the silence that tells a change-only source
     /// is measured by.
     private let stillIntervalMsec: UInt32
@@ -168,6 +170,7 @@ final class Acquisition {
         silenceTimer.disarm()
         lastSample = nil
         needsMore = false
+        reportTaken = nil
         cadence.restart()
         buffered?.stop()
         reader.stopSampling()
@@ -177,9 +180,7 @@ final class Acquisition {
     /// handed on. `report`: a scan the buffer delivered (not a poll, nor a repeat).
     private func deliver(_ sample: RawSample, at time: Double, report: Bool = false) {
         let time = cadence.deliveryTime(time)
-        if report && cadence.report(at: time, settled: !needsMore, silence: silence) {
-            Log.info("\(info.syspath) keeps reporting while the device is still: reading it as a streaming source")
-        }
+        if report { reportTaken = time }
         lastSample = sample
         sink(info.reading(sample), time)
     }
@@ -195,7 +196,18 @@ final class Acquisition {
     /// buffer believed to stream is watched for the silence that would make it change-only,
     /// and one believed change-only costs no wakeups.
     func readingTaken(needsMore: Bool) {
+        // A report that finds nothing pending and leaves nothing pending said nothing new.
+        if let time = reportTaken, cadence.report(at: time, settled: !self.needsMore && !needsMore, silence: silence) {
+            Log.info("\(info.syspath) keeps reporting while the device is still: reading it as a streaming source")
+        }
+        reportTaken = nil
         self.needsMore = needsMore
+        armSilenceTimer()
+    }
+
+    /// Arms the silence timer for what the cadence wants next (a repeat, or the judging of a
+    /// silence), or disarms it.
+    private func armSilenceTimer() {
         guard buffered?.isRunning == true, lastSample != nil, case .every(let interval) = plan,
             let wake = cadence.nextWake(needed: needsMore, planIntervalMsec: interval, silence: silence)
         else {
@@ -214,7 +226,9 @@ final class Acquisition {
         case .repeatLastReport:
             deliver(lastSample, at: monotonicSeconds())
         case .judgeSilence:
-            guard cadence.silent(at: monotonicSeconds(), silence: silence) else { return }
+            // sd-event times a relative timer from its loop's last wakeup: it may fire a little
+            // before the silence is complete. Then it is armed again for the rest.
+            guard cadence.silent(at: monotonicSeconds(), silence: silence) else { return armSilenceTimer() }
             Log.info(
                 "\(info.syspath) stays silent while the device is still: reading it as a source that reports only changes"
             )

@@ -10,9 +10,12 @@
 ///   (or plan intervals, if longer) while the decisions are settled is change-only: no
 ///   streaming source is that late, even one that keeps an old, slower schedule for a while
 ///   after its interval was shortened (the still interval is the slowest the daemon asks);
-/// - a source believed change-only that sends `settledReportsForStreaming` reports in a row
-///   while the decisions are settled, each within that silence of the one before, streams (or
-///   reports its noise, which costs the same).
+/// - a source believed change-only that goes on sending reports that find the decisions
+///   settled and leave them so (they said nothing new), `settledReportsForStreaming` of them
+///   at least, each within that silence of the one before and for that silence in all,
+///   streams (or reports its noise, which costs the same). A report of a change, which the
+///   decisions then settle on, is what a change-only source sends, and so are the first small
+///   changes of a slow turn, over before the silence is.
 ///
 /// Silence is no change, whatever the belief: while the daemon still needs readings to
 /// decide (a pending orientation or tablet mode, a waiting call), the last report stands for
@@ -30,7 +33,8 @@ public struct ReportCadence: Equatable, Sendable {
     /// change-only: three, so a streaming hub that loses a report, or reports 40 percent late,
     /// is not taken for one that went quiet.
     public static let silentStillIntervals = 3.0
-    /// Reports in a row, while settled, that make a change-only source streaming.
+    /// Reports in a row that find and leave everything settled, spanning the silence, that
+    /// make a change-only source streaming.
     public static let settledReportsForStreaming = 3
     /// The first repeat of the last report comes this many plan intervals after it: a report
     /// jittered by up to half an interval is not doubled.
@@ -50,8 +54,10 @@ public struct ReportCadence: Equatable, Sendable {
     public private(set) var lastReport: Double?
     /// The latest time handed on (report or repeat), which later ones may not precede.
     private var lastDelivered: Double?
-    /// Reports in a row that came while settled, each within the silence of the one before.
+    /// Reports in a row that came while settled, each within the silence of the one before,
+    /// and when the first of them came.
     private var settledReports = 0
+    private var settledSince = 0.0
 
     /// A source whose attributes claim `changeOnly`, before it has said anything.
     public init(claimedChangeOnly: Bool) {
@@ -73,15 +79,17 @@ public struct ReportCadence: Equatable, Sendable {
     }
 
     /// A report arrived at `time` (its delivery time); `settled`: nothing was pending when it
-    /// came. Returns true when the belief changed.
+    /// came, nor once it was taken. Returns true when the belief changed.
     public mutating func report(at time: Double, settled: Bool, silence: Double) -> Bool {
         defer { lastReport = time }
-        guard settled, let last = lastReport, time - last <= silence else {
+        guard settled, let last = lastReport, time - last <= silence, settledReports > 0 else {
             settledReports = settled ? 1 : 0
+            settledSince = time
             return false
         }
         settledReports += 1
-        guard changeOnly, settledReports >= ReportCadence.settledReportsForStreaming else { return false }
+        guard changeOnly, settledReports >= ReportCadence.settledReportsForStreaming, time - settledSince >= silence
+        else { return false }
         changeOnly = false
         return true
     }

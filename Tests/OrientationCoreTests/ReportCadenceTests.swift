@@ -37,15 +37,27 @@ struct ReportCadenceTests {
         for index in 0..<4 {
             changed.append(cadence.report(at: 10 + 0.75 * Double(index), settled: true, silence: silence))
         }
-        #expect(changed == [false, false, true, false])
+        // The fourth report, 2.25 s after the first: a stream for as long as the silence.
+        #expect(changed == [false, false, false, true])
         #expect(!cadence.changeOnly)
+    }
+
+    @Test func aBurstOfSmallChangesShorterThanTheSilenceDoesNotMakeItStream() {
+        // The start of a slow turn: reports of small changes, 40 ms apart, that leave nothing
+        // pending, then the turn's own (each leaving a decision pending).
+        var cadence = ReportCadence(claimedChangeOnly: true)
+        for index in 0..<10 { _ = cadence.report(at: 10 + 0.04 * Double(index), settled: true, silence: silence) }
+        for index in 10..<30 { _ = cadence.report(at: 10 + 0.04 * Double(index), settled: false, silence: silence) }
+        #expect(cadence.changeOnly)
     }
 
     @Test func reportsOfAMotionOrSpacedBySilenceDoNotMakeItStream() {
         var cadence = ReportCadence(claimedChangeOnly: true)
-        // A turn's reports come while the decision is pending; the first comes while settled.
-        _ = cadence.report(at: 10, settled: true, silence: silence)
-        for index in 1...20 { _ = cadence.report(at: 10 + 0.04 * Double(index), settled: false, silence: silence) }
+        // A turn's reports: each leaves a decision pending (the first found everything settled).
+        for index in 0...20 { _ = cadence.report(at: 10 + 0.04 * Double(index), settled: false, silence: silence) }
+        #expect(cadence.changeOnly)
+        // Step turns a second apart, each a report of a change the decisions then settle on.
+        for index in 0..<6 { _ = cadence.report(at: 12 + Double(index), settled: false, silence: silence) }
         #expect(cadence.changeOnly)
         // A flicker now and then, each after a silence longer than the still intervals.
         for time in [20.0, 23.0, 26.0, 29.0] { _ = cadence.report(at: time, settled: true, silence: silence) }

@@ -18,6 +18,7 @@ import pytest
 
 from energy_mocks import prepare_for_sleep, start_logind
 from rig.contract import POSES
+from rig.drivers import attribute
 from rig.firmware import BEHAVIOURS, FirmwareHub, upright
 from rig.tablet import BASE_MOUNT_MATRIX, hinge_readings
 
@@ -126,7 +127,15 @@ def test_orientation_flows(make_rig, behaviour):
     time.sleep(1.0)
     turn_cell(cells, client, "face down", lambda: hub.turn((0.0, 0.0, G), 1.0), "face-down",
               deadline=1.5)
-    time.sleep(0.5)
+    # Told from behaviour, whatever the hub's files say: a hub that reports only changes runs
+    # at the moving rate (its silence is free), a streaming one at the still rate.
+    expected = "25" if behaviour.changes_only else "1.333334"
+    deadline = time.monotonic() + 8.0
+    while (rate := attribute(hub.accel, "in_accel_sampling_frequency")) != expected:
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
+    cells.record("rate once still", rate == expected, "%s Hz (expected %s)" % (rate, expected))
     # Release, turn while nobody claims, claim again: the new pose, from fresh reports.
     client.stop()
     time.sleep(0.5)

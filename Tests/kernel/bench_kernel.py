@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """make bench-kernel (inside the VM that Tests/kernel/run.py --bench boots): motion-orientationd
 and iio-sensor-proxy, one after the other, on the same emulated HID sensor hub with the real
-hid-sensor-accel-3d driver, a change-only hub and a streaming one. Per daemon and hub: the
+hid-sensor-accel-3d driver, as each hub behaviour of HUB_BEHAVIOURS. Per daemon and hub: the
 daemon's wakeups (voluntary context switches) while claimed and still, the hub's input
 reports meanwhile, the report interval the daemon left the hub at, the time from a turn to a
 client seeing it from rest (after the still period) and while in use (turns half a second after
@@ -41,6 +41,17 @@ IN_USE_PAUSE = 0.5
 # pose updated at 25 Hz (a change-only hub reports each update).
 MOVING_SECONDS = 10.0
 MOVING_UPDATE_HZ = 25.0
+
+
+# The hub behaviours of the firmware matrix (docs/testing.md): change-only with a sensitivity
+# of 5 counts and with one that reads 0 (it goes quiet when still all the same), reporting
+# nothing until a rate is written; streaming at 100 ms, keeping its old schedule for a report
+# after a rate change.
+HUB_BEHAVIOURS = [
+    ("change-only", dict(change_only=True, interval_ms=0)),
+    ("change-only-0", dict(change_only=True, sensitivity=0, interval_ms=0)),
+    ("streaming", dict(change_only=False, interval_ms=100)),
+]
 
 
 def measure_still(counting, pid, hub):
@@ -150,14 +161,14 @@ def theirs(hub, tmp):
 def main():
     vmrig.install_system_files()
     rows = []
-    for change_only in (True, False):
+    for behaviour, hub_kwargs in HUB_BEHAVIOURS:
         for name, run in (("motion-orientationd", ours), ("iio-sensor-proxy 3.0", theirs)):
             # A fresh hub per run: each daemon finds it as it would at boot.
-            with SensorHub(change_only=change_only, interval_ms=0 if change_only else 100) as hub:
+            with SensorHub(**hub_kwargs) as hub:
                 vmrig.wait_for_new_iio("accel_3d", set())
                 tmp = Path(tempfile.mkdtemp(prefix="mo-bench-"))
                 tmp.chmod(0o755)
-                row = {"daemon": name, "hub": "change-only" if change_only else "streaming"}
+                row = {"daemon": name, "hub": behaviour}
                 try:
                     row.update(run(hub, tmp))
                 except Exception as err:  # a row that says why it is missing
