@@ -401,6 +401,8 @@ final class TabletMode {
     func holdEnded() {
         guard holding else { return }
         holding = false
+        Log.debug(
+            "the restored virtual tablet-mode switch's hold is over: it says tablet mode \(shown.mode ? "on" : "off")")
         updateVirtualSwitch()
     }
 
