@@ -26,6 +26,8 @@ public final class Daemon {
     private(set) var lowEnergy: LowEnergy!
     private(set) var tabletMode: TabletMode!
     private var switchFinder: TabletModeSwitchFinder?
+    /// Ends the hold of a virtual switch made on after a crash (`TabletMode.holdEnded`).
+    private var tabletModeHold: EventTimer?
     private(set) var sensorProxy: SensorProxySurface!
 
     /// The display accelerometer's acquisition; nil when there is no usable sensor.
@@ -59,7 +61,9 @@ public final class Daemon {
         lowEnergy = LowEnergy(setting: settings.lowEnergyMode, thermal: settings.thermal, sink: sink) {
             [unowned self] in self.updateSampling()
         }
-        tabletMode = TabletMode(settings: settings.tabletMode, host: self, sink: sink)
+        tabletMode = TabletMode(settings: settings.tabletMode, host: self, sink: sink) {
+            [unowned self] seconds in self.armTabletModeHold(seconds)
+        }
         let sensorProxy = SensorProxySurface(host: self, sink: sink)
         self.sensorProxy = sensorProxy
         orientations = OrientationAnnouncer(
@@ -117,6 +121,9 @@ public final class Daemon {
             sensorProxy.serve(settings.sensorProxyCompatibility, on: bus)
         } catch {
             Log.error("\(error)")
+            // A virtual switch made before the failure lets go here: exit(3) runs no deinit.
+            acquisition?.release()
+            tabletMode.release()
             return 1
         }
         ResidentSet.releaseStartUpPages()
@@ -139,6 +146,20 @@ public final class Daemon {
         }
         Log.info("exiting")
         return 0
+    }
+
+    /// Arms the timer that ends a restored virtual switch's hold; the switch made after a
+    /// crash is never made before the loop exists.
+    private func armTabletModeHold(_ seconds: Double) {
+        guard let event else { return tabletMode.holdEnded() }
+        let timer = tabletModeHold ?? EventTimer(event: event) { [unowned self] in self.tabletMode.holdEnded() }
+        tabletModeHold = timer
+        do {
+            try timer.arm(afterUsec: UInt64(seconds * 1_000_000))
+        } catch {
+            Log.warning("\(error): the restored virtual tablet-mode switch goes to the present state now")
+            tabletMode.holdEnded()
+        }
     }
 
     /// Chooses the accelerometer (at start, on udev events for IIO devices, on reload) and

@@ -37,6 +37,15 @@ protocol TabletModeOutput: AnyObject {
     func send(_ tabletMode: Bool) throws(SystemError)
 }
 
+/// Where the virtual switch's state is kept across a crash (`SwitchStateFile`, or a test's
+/// fake).
+protocol TabletModeMemory {
+    var path: String { get }
+    func load() throws(SystemError) -> Bool?
+    func store(_ on: Bool) throws(SystemError)
+}
+
+extension SwitchStateFile: TabletModeMemory {}
 extension TabletModeSwitch: TabletModeSwitchReading {}
 extension Acquisition: HingeBaseSensor {
     var syspath: String { info.syspath }
@@ -60,6 +69,10 @@ final class TabletMode {
     /// The clock (monotonic seconds) and the virtual switch's maker; a test's fakes.
     private let now: () -> Double
     private let makeVirtualSwitch: (Bool) throws(SystemError) -> any TabletModeOutput
+    /// The virtual switch's state across a crash, and the one-shot timer that ends a
+    /// restored switch's hold (it calls `holdEnded()`).
+    private let memory: any TabletModeMemory
+    private let armHold: (_ seconds: Double) -> Void
 
     /// What the bus shows.
     private(set) var shown = TabletModeShown()
@@ -86,19 +99,35 @@ final class TabletMode {
     private var virtualSwitchSource = TabletModeSource.none
     private var virtualSwitchFailed = false
     private var virtualSwitchProblems = ProblemLog()
+    /// What the memory says: read once, before the first virtual switch is made; then the
+    /// state last written to it (or tried).
+    private var remembered: Bool?
+    private var memoryRead = false
+    /// The memory said on: the next virtual switch is made on, and held on for
+    /// `restoredHoldSeconds` before it says the present state.
+    private var restoreOn = false
+    private(set) var holding = false
+    /// How long a switch made on because the last daemon left its switch on stays on, so
+    /// that libinput has opened it (and paired the keyboard with it) before it goes to 0:
+    /// only that transition resumes what the old switch suspended.
+    static let restoredHoldSeconds = 3.0
 
     init(
         settings: TabletModeSettings, host: any TabletModeHost, sink: any BusSink,
         now: @escaping () -> Double = monotonicSeconds,
         makeVirtualSwitch: @escaping (Bool) throws(SystemError) -> any TabletModeOutput = {
             (mode: Bool) throws(SystemError) in try VirtualTabletSwitch(tabletMode: mode)
-        }
+        },
+        memory: any TabletModeMemory = SwitchStateFile.inRuntimeDirectory(),
+        armHold: @escaping (_ seconds: Double) -> Void
     ) {
         self.settings = settings
         self.host = host
         self.sink = sink
         self.now = now
         self.makeVirtualSwitch = makeVirtualSwitch
+        self.memory = memory
+        self.armHold = armHold
         self.hinge = HingeEstimator(settings: settings)
         self.decision = TabletModeDecision(settings: settings)
     }
@@ -112,8 +141,7 @@ final class TabletMode {
     /// Lets go of the devices (at exit).
     func release() {
         base?.release()
-        if virtualSwitch != nil { Log.info("removing the virtual tablet-mode switch") }
-        virtualSwitch = nil
+        dropVirtualSwitch()
         switches.values.forEach { $0.stop() }
         switches = [:]
     }
@@ -331,16 +359,14 @@ final class TabletMode {
         }
         let existed = virtualSwitch != nil
         defer { if existed != (virtualSwitch != nil) { host.tabletModeSamplingChanged() } }
-        guard settings.virtualSwitch.wantsVirtualSwitch(source: shown.source) else {
-            if virtualSwitch != nil { Log.info("removing the virtual tablet-mode switch") }
-            virtualSwitch = nil
-            return
-        }
+        guard settings.virtualSwitch.wantsVirtualSwitch(source: shown.source) else { return dropVirtualSwitch() }
         let devnode = VirtualTabletSwitch.devnode
         if let virtualSwitch {
+            let state = shown.mode || holding
             do {
-                try virtualSwitch.send(shown.mode)
+                try virtualSwitch.send(state)
                 virtualSwitchProblems.resolve(devnode)
+                remember(state)
             } catch {
                 virtualSwitchProblems.report(devnode, "cannot update the virtual tablet-mode switch: \(error)")
             }
@@ -349,13 +375,74 @@ final class TabletMode {
         // One attempt per source and accelerometer event: a missing or forbidden /dev/uinput
         // stays so until udev has set up another device.
         guard !virtualSwitchFailed else { return }
+        readMemory()
+        let state = shown.mode || restoreOn
         do {
-            virtualSwitch = try makeVirtualSwitch(shown.mode)
+            virtualSwitch = try makeVirtualSwitch(state)
             Log.info("created the virtual tablet-mode switch \"\(VirtualTabletSwitch.name)\"")
         } catch {
             virtualSwitchFailed = true
             virtualSwitchProblems.report(
                 devnode, "cannot create the virtual tablet-mode switch: \(error); going on without it")
+            return
+        }
+        remember(state)
+        let restored = restoreOn
+        restoreOn = false
+        guard restored && !shown.mode else { return }
+        Log.notice(
+            "the last virtual tablet-mode switch was left on (\(memory.path)): the new one stays on for \(Int(TabletMode.restoredHoldSeconds)) s, then goes off, which resumes the keyboard"
+        )
+        holding = true
+        armHold(TabletMode.restoredHoldSeconds)
+    }
+
+    /// The hold of a restored switch is over: it says the present state.
+    func holdEnded() {
+        guard holding else { return }
+        holding = false
+        Log.debug(
+            "the restored virtual tablet-mode switch's hold is over: it says tablet mode \(shown.mode ? "on" : "off")")
+        updateVirtualSwitch()
+    }
+
+    /// Destroys the virtual switch, if any: its teardown sends 0 first (`VirtualTabletSwitch`).
+    private func dropVirtualSwitch() {
+        holding = false
+        guard virtualSwitch != nil else { return }
+        Log.info("removing the virtual tablet-mode switch")
+        virtualSwitch = nil
+        remember(false)
+    }
+
+    // MARK: - The memory across a crash
+
+    /// Reads the state the last daemon left (once, at the first virtual switch): on means
+    /// its switch may have left the keyboard suspended. A bad file is reported and ignored.
+    private func readMemory() {
+        guard !memoryRead else { return }
+        memoryRead = true
+        do {
+            remembered = try memory.load()
+            restoreOn = remembered == true
+        } catch {
+            Log.warning("ignoring the state of the last virtual tablet-mode switch: \(error)")
+        }
+    }
+
+    /// Keeps the virtual switch's state, when it changed; a failure is reported once and
+    /// tried again at the next change.
+    private func remember(_ state: Bool) {
+        guard state != remembered else { return }
+        remembered = state
+        do {
+            try memory.store(state)
+            virtualSwitchProblems.resolve(memory.path)
+        } catch {
+            virtualSwitchProblems.report(
+                memory.path,
+                "cannot keep the virtual tablet-mode switch's state: \(error); a daemon restarted after a crash could not resume a keyboard it left suspended"
+            )
         }
     }
 }

@@ -62,9 +62,78 @@ final class FakeSwitch: TabletModeSwitchReading {
     func stop() { stopped = true }
 }
 
+/// What reached the virtual switch's device and the memory, in order.
+final class SwitchJournal {
+    enum Entry: Equatable {
+        /// Made with this state.
+        case made(Bool)
+        /// An event written to the device (only changes are written).
+        case wrote(Bool)
+        case destroyed
+        /// The memory kept this state.
+        case stored(Bool)
+    }
+    var entries: [Entry] = []
+
+    /// The entries since the last call.
+    func take() -> [Entry] {
+        defer { entries = [] }
+        return entries
+    }
+}
+
+/// A virtual switch that writes what `VirtualTabletSwitch` writes: changes only, and 0 at its
+/// teardown unless it is at 0.
 final class FakeVirtualSwitch: TabletModeOutput {
     var sent: [Bool] = []
-    func send(_ tabletMode: Bool) throws(SystemError) { sent.append(tabletMode) }
+    private let journal: SwitchJournal?
+    private var state: Bool?
+    init(made: Bool = false, journal: SwitchJournal? = nil) {
+        self.journal = journal
+        journal?.entries.append(.made(made))
+        state = made
+    }
+    func send(_ tabletMode: Bool) throws(SystemError) {
+        sent.append(tabletMode)
+        guard tabletMode != state else { return }
+        journal?.entries.append(.wrote(tabletMode))
+        state = tabletMode
+    }
+    deinit {
+        if state != false { journal?.entries.append(.wrote(false)) }
+        journal?.entries.append(.destroyed)
+    }
+}
+
+/// The state file: what it holds, what it refuses.
+final class FakeMemory: TabletModeMemory {
+    let path = "/run/motion-orientationd/tablet-mode-switch"
+    var content: Bool?
+    var loadError: SystemError?
+    var storeError: SystemError?
+    var loads = 0
+    var stores = 0
+    private let journal: SwitchJournal?
+    init(content: Bool? = nil, journal: SwitchJournal? = nil) {
+        self.content = content
+        self.journal = journal
+    }
+    func load() throws(SystemError) -> Bool? {
+        loads += 1
+        if let loadError { throw loadError }
+        return content
+    }
+    func store(_ on: Bool) throws(SystemError) {
+        stores += 1
+        if let storeError { throw storeError }
+        content = on
+        journal?.entries.append(.stored(on))
+    }
+}
+
+/// The hold timer: the delays it was armed with.
+final class FakeHoldTimer {
+    var armed: [Double] = []
 }
 
 /// A base accelerometer whose `readOnce()` delivers `reading` at the clock's time.

@@ -9,16 +9,18 @@ struct TabletModeTests {
     let host = FakeTabletModeHost()
     let sink = RecordingSink()
     let clock = FakeClock()
+    let journal = SwitchJournal()
+    let hold = FakeHoldTimer()
 
     func tabletMode(
-        _ settings: TabletModeSettings = TabletModeSettings(),
+        _ settings: TabletModeSettings = TabletModeSettings(), memory: FakeMemory = FakeMemory(),
         makeVirtualSwitch: @escaping (Bool) throws(SystemError) -> any TabletModeOutput = { _ throws(SystemError) in
             FakeVirtualSwitch()
         }
     ) -> TabletMode {
         TabletMode(
             settings: settings, host: host, sink: sink, now: { [clock] in clock.now },
-            makeVirtualSwitch: makeVirtualSwitch)
+            makeVirtualSwitch: makeVirtualSwitch, memory: memory, armHold: { [hold] in hold.armed.append($0) })
     }
 
     @Test("a hardware switch decides: its source, then each change with TabletModeChanged and the lock re-applied")

@@ -175,6 +175,9 @@ def test_unit_contents():
     assert "AF_UNIX" in service["RestrictAddressFamilies"]
     assert service["ExecReload"].endswith("-HUP $MAINPID")
     assert service["Restart"] == "on-failure"
+    # The virtual switch's state survives a crash and its restart, not a stop.
+    assert service["RuntimeDirectory"] == "motion-orientationd"
+    assert service["RuntimeDirectoryPreserve"] == "restart"
     assert service.get("WatchdogSec")
 
 

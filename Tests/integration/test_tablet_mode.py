@@ -180,6 +180,120 @@ def test_virtual_switch_is_tried_again_at_an_accelerometer_event(make_rig):
 
 
 # ---------------------------------------------------------------------------
+# the virtual switch lets go (issue 29): libinput resumes the keyboard it suspended only at
+# a switch event to 0, never when the switch disappears
+
+
+STATE_FILE = "tablet-mode-switch"
+
+
+def folded_rig(make_rig, **kwargs):
+    """A tablet_rig folded into a tent, its virtual switch at 1."""
+    rig = tablet_rig(make_rig, **kwargs)
+    rig.wait_for_property("Active", True, CHANGE)
+    sweep(rig, 90, 300)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    wait_until(lambda: rig.uinput.written()[-2:] == state_events(True), CHANGE,
+               what="the virtual switch at 1")
+    wait_until(lambda: state_file_text(rig) == "1\n", CHANGE, what="the state file at 1")
+    return rig
+
+
+def state_file_text(rig):
+    return (rig.runtime_dir / STATE_FILE).read_text()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_virtual_switch_sends_0_before_it_goes_at_exit(make_rig, sig):
+    rig = folded_rig(make_rig)
+    code, _ = rig.daemon.stop(sig)
+    assert code == 0
+    assert rig.uinput.snapshot()[-2:] == [("write", state_events(False)), ("UI_DEV_DESTROY", None)]
+    assert state_file_text(rig) == "0\n"
+
+
+@pytest.mark.timeout(60)
+def test_virtual_switch_sends_0_before_a_reload_turns_it_off(make_rig):
+    rig = folded_rig(make_rig)
+    rig.reload("[TabletMode]\nVirtualSwitch=no\n")
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY after the reload")
+    assert rig.uinput.snapshot()[-2] == ("write", state_events(False))
+    # Kept after the device is gone.
+    wait_until(lambda: state_file_text(rig) == "0\n", CHANGE, what="the state file at 0")
+
+
+@pytest.mark.timeout(60)
+def test_virtual_switch_sends_0_before_a_hardware_switch_takes_over(make_rig):
+    rig = folded_rig(make_rig)
+    switch = FakeTabletModeSwitch(rig.testbed, tablet=True)
+    rig._closeables.append(switch)
+    rig.uevent(switch.syspath, "add")
+    rig.wait_for_property("TabletModeSource", "switch", CHANGE)
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("UI_DEV_DESTROY", None)], CHANGE,
+               what="UI_DEV_DESTROY on the source change")
+    assert rig.uinput.snapshot()[-2] == ("write", state_events(False))
+
+
+@pytest.mark.timeout(60)
+def test_switch_left_on_by_a_killed_daemon_is_made_on_then_let_go(make_rig):
+    rig = folded_rig(make_rig)
+    code, _ = rig.daemon.stop(signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    # Killed: no 0 was sent; the state kept says on.
+    assert rig.uinput.written()[-2:] == state_events(True)
+    assert state_file_text(rig) == "1\n"
+    sweep(rig, 300, 90)
+    before = len(rig.uinput.snapshot())
+    rig.daemon.start()
+    # The new switch is made on, although the laptop is open, and goes to 0 after its hold.
+    wait_until(lambda: len(rig.uinput.snapshot()) >= before + len(CREATE_CALLS) + 1, CHANGE,
+               what="the new virtual switch")
+    calls = rig.uinput.snapshot()[before:]
+    assert calls[:len(CREATE_CALLS) + 1] == CREATE_CALLS + [("write", state_events(True))]
+    assert rig.get_property("TabletMode") is False
+    wait_until(lambda: rig.uinput.snapshot()[-1:] == [("write", state_events(False))], 10.0,
+               what="the held switch's 0")
+    # Kept after the event is written.
+    wait_until(lambda: state_file_text(rig) == "0\n", CHANGE, what="the state file at 0")
+    assert any("left on" in line and str(rig.runtime_dir) in line for line in rig.daemon.log_lines())
+
+
+@pytest.mark.parametrize("content", ["garbage\n", "", "2\n"])
+def test_bad_state_file_is_reported_with_its_path_and_ignored(make_rig, content):
+    def setup(rig):
+        (rig.runtime_dir / STATE_FILE).write_text(content)
+
+    rig = tablet_rig(make_rig, setup=setup)
+    wait_until(lambda: len(rig.uinput.snapshot()) >= len(CREATE_CALLS) + 1, CHANGE,
+               what="the virtual switch")
+    assert rig.uinput.snapshot()[len(CREATE_CALLS)] == ("write", state_events(False))
+    path = str(rig.runtime_dir / STATE_FILE)
+    lines = log_lines_naming(rig, path)
+    assert len(lines) == 1 and re.search(r"errno 22\b", lines[0]), lines
+    wait_until(lambda: state_file_text(rig) == "0\n", CHANGE, what="the state file rewritten")
+
+
+def test_unwritable_state_file_is_reported_once_and_the_switch_still_works(make_rig):
+    missing = None
+
+    def setup(rig):
+        nonlocal missing
+        missing = rig.tmp / "missing"
+        rig.daemon.env["RUNTIME_DIRECTORY"] = str(missing)
+
+    rig = tablet_rig(make_rig, setup=setup)
+    rig.wait_for_property("Active", True, CHANGE)
+    sweep(rig, 90, 300)
+    rig.wait_for_property("TabletMode", True, CHANGE)
+    wait_until(lambda: rig.uinput.written()[-2:] == state_events(True), CHANGE,
+               what="the virtual switch at 1")
+    lines = log_lines_naming(rig, str(missing))
+    assert len(lines) == 1 and re.search(r"errno 2\b", lines[0]), lines
+
+
+# ---------------------------------------------------------------------------
 # the hinge
 
 

@@ -3,6 +3,7 @@ named by a hwdb entry (ACCEL_LOCATION, ACCEL_MOUNT_MATRIX) that real systemd-hwd
 real udevd applies; the daemon's virtual SW_TABLET_MODE switch is created on the VM's real
 /dev/uinput and read by libinput."""
 
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import vmrig
-from rig import STANDARD_GRAVITY, LineReader, kill_process, spawn, wait_until
+from rig import STANDARD_GRAVITY, LineReader, RigError, kill_process, spawn, wait_until
 from rig.tablet import BASE_MOUNT_MATRIX, hinge_readings
 
 DISPLAY_PRODUCT = 0x0A01
@@ -143,3 +144,87 @@ def test_laptop_on_its_side_keeps_its_interface_orientation(hwdb, make_hub, kern
     kernel_rig.wait_for_property("TabletMode", True, CHANGE)
     kernel_rig.wait_for_property("DeviceOrientation", "portrait-upside-down", CHANGE)
     kernel_rig.wait_for_property("InterfaceOrientation", "portrait-upside-down", CHANGE)
+
+
+def key_reaches(keyboard, lines, timeout):
+    """Whether a KEY_A press of the internal keyboard reaches libinput within `timeout`."""
+    keyboard.press()
+    try:
+        lines.expect(lambda line: "KEYBOARD_KEY" in line and "KEY_A" in line, timeout,
+                     what="KEY_A in libinput")
+        return True
+    except RigError:
+        return False
+
+
+def wait_for_keys(keyboard, lines, what):
+    """Presses until one reaches libinput (it reopens a resumed keyboard on its own time)."""
+    wait_until(lambda: key_reaches(keyboard, lines, 1.0), CHANGE, what=what)
+
+
+def assert_keys_blocked(keyboard, lines, why):
+    assert not key_reaches(keyboard, lines, 3.0), "a key press reached libinput %s" % why
+
+
+@pytest.mark.timeout(420)
+def test_internal_keyboard_comes_back_after_unfold_stop_and_crash(hwdb, make_hub, kernel_rig):
+    """libinput suspends the internal keyboard while the virtual switch is 1 and resumes it only
+    at a switch event to 0 (not when the switch disappears): the daemon sends 0 at an unfold,
+    before it exits, and after a crash in tablet mode (the restarted daemon's switch)."""
+    machine = Machine(make_hub)
+    libinput = spawn(["stdbuf", "-oL", "libinput", "debug-events", "--show-keycodes"],
+                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = LineReader(libinput)
+    keyboard = vmrig.InternalKeyboard()
+
+    def switch_added():
+        lines.expect(lambda line: "DEVICE_ADDED" in line and SWITCH_NAME in line, CHANGE,
+                     what="the switch in libinput")
+
+    def toggled(state):
+        toggle = lines.expect(lambda line: "SWITCH_TOGGLE" in line, CHANGE, what="a toggle")[0]
+        assert "tablet-mode state %d" % state in toggle, toggle
+
+    def fold():
+        machine.sweep(90, 300)
+        kernel_rig.wait_for_property("TabletMode", True, CHANGE)
+        toggled(1)
+        assert_keys_blocked(keyboard, lines, "while folded")
+
+    try:
+        lines.expect(lambda line: "DEVICE_ADDED" in line and vmrig.InternalKeyboard.NAME in line,
+                     CHANGE, what="the keyboard in libinput")
+        kernel_rig.start_daemon()
+        switch_added()
+        wait_for_keys(keyboard, lines, "a key press before any fold")
+        # (c) an ordinary unfold
+        fold()
+        machine.sweep(300, 90)
+        kernel_rig.wait_for_property("TabletMode", False, CHANGE)
+        toggled(0)
+        wait_for_keys(keyboard, lines, "a key press after the unfold")
+        # (a) the daemon stopped while folded
+        fold()
+        assert kernel_rig.stop_daemon(signal.SIGTERM) == 0
+        toggled(0)
+        wait_for_keys(keyboard, lines, "a key press after SIGTERM while folded")
+        # (b) the daemon killed while folded, the machine unfolded, the daemon started again
+        kernel_rig.start_daemon()
+        switch_added()
+        kernel_rig.wait_for_property("TabletMode", True, CHANGE)
+        toggled(1)
+        assert_keys_blocked(keyboard, lines, "while folded, after a restart")
+        assert kernel_rig.stop_daemon(signal.SIGKILL) == -signal.SIGKILL
+        lines.expect(lambda line: "DEVICE_REMOVED" in line and SWITCH_NAME in line, CHANGE,
+                     what="the killed daemon's switch gone from libinput")
+        machine.sweep(300, 90)
+        # libinput's own behaviour, which is why the state is kept: gone, the switch resumed nothing.
+        assert_keys_blocked(keyboard, lines, "after the switch died with the daemon")
+        kernel_rig.start_daemon()
+        switch_added()
+        wait_for_keys(keyboard, lines, "a key press after the restart that follows the crash")
+        assert kernel_rig.get_property("TabletMode") is False
+        assert "left on" in kernel_rig.log()
+    finally:
+        keyboard.close()
+        kill_process(libinput)

@@ -5,11 +5,13 @@ systemd-udevd applies the project's udev rule (and its helper) and the hwdb, and
 runs as its own user, without any preload, on a private system bus with the shipped policy.
 """
 
+import fcntl
 import grp
 import json
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -18,6 +20,8 @@ from rig import (BUS_NAME, INTERFACE, OBJECT_PATH, SYSTEM_DEFAULT_POLICY, BusCli
                  SystemBus, copy_for_other_users, ctxt_switches, kill_process, spawn, wait_for_property,
                  wait_until)
 from rig.binaries import REPO_ROOT, default_client, default_daemon
+from rig.tablet import (EV_SYN, INPUT_EVENT, SYN_REPORT, UI_DEV_CREATE, UI_DEV_DESTROY, UI_DEV_SETUP,
+                        UI_SET_EVBIT, UI_SET_KEYBIT, UINPUT_SETUP)
 
 USER = "motion-orientation"
 RULES = ("80-motion-orientation.rules",)
@@ -152,6 +156,12 @@ class KernelRig:
         self.config.write_text(config_text)
         os.chmod(self.config, 0o644)
         self.log_path = self.tmp / "daemon.log"
+        # The daemon's runtime directory (systemd's RuntimeDirectory=, owned by its user),
+        # kept across start_daemon() calls: the virtual switch's state is kept there.
+        self.runtime_dir = self.tmp / "run"
+        self.runtime_dir.mkdir()
+        user = pwd.getpwnam(USER)
+        os.chown(self.runtime_dir, user.pw_uid, user.pw_gid)
         self.daemon_binary = copy_for_other_users(default_daemon())
         self.client_binary = copy_for_other_users(default_client())
         self.proc = None
@@ -162,7 +172,8 @@ class KernelRig:
         argv = ["setpriv", "--reuid=%d" % user.pw_uid, "--regid=%d" % user.pw_gid,
                 "--init-groups", "--inh-caps=-all", self.daemon_binary, "--verbose",
                 "--config", self.config]
-        env = self.bus.env({"PATH": os.environ["PATH"], "LANG": "C.UTF-8"})
+        env = self.bus.env({"PATH": os.environ["PATH"], "LANG": "C.UTF-8",
+                            "RUNTIME_DIRECTORY": str(self.runtime_dir)})
         with open(self.log_path, "ab") as log:
             self.proc = spawn(argv, env=env, stdout=log, stderr=log)
         try:
@@ -174,9 +185,10 @@ class KernelRig:
             raise RigError("the daemon exited with %s:\n%s" % (self.proc.returncode, self.log()))
         return self
 
-    def stop_daemon(self):
+    def stop_daemon(self, sig=signal.SIGTERM, timeout=10.0):
+        """Signals the daemon and waits (SIGKILL after `timeout`); its exit code."""
         if self.proc is not None:
-            code = kill_process(self.proc)
+            code = kill_process(self.proc, sig, timeout)
             self.proc = None
             return code
         return None
@@ -220,6 +232,36 @@ class KernelRig:
             closeable.close()
         self.stop_daemon()
         self.bus.stop()
+
+
+EV_KEY = 1
+BUS_I8042 = 0x11
+KEY_A = 30
+
+
+class InternalKeyboard:
+    """A keyboard on BUS_I8042 made through /dev/uinput: libinput tags it internal and pairs
+    it with a tablet-mode switch, which suspends it while the switch is on."""
+
+    NAME = "Motion Orientation test internal keyboard"
+
+    def __init__(self):
+        self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_CLOEXEC)
+        fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_KEY)
+        for code in range(1, 128):  # KEY_ESC to KEY_RIGHTMETA: the main block, Q to P among them
+            fcntl.ioctl(self.fd, UI_SET_KEYBIT, code)
+        fcntl.ioctl(self.fd, UI_DEV_SETUP, UINPUT_SETUP.pack(BUS_I8042, 1, 1, 1, self.NAME.encode(), 0))
+        fcntl.ioctl(self.fd, UI_DEV_CREATE)
+
+    def press(self, code=KEY_A):
+        """A press and a release of `code`."""
+        for value in (1, 0):
+            os.write(self.fd, INPUT_EVENT.pack(0, 0, EV_KEY, code, value)
+                     + INPUT_EVENT.pack(0, 0, EV_SYN, SYN_REPORT, 0))
+
+    def close(self):
+        fcntl.ioctl(self.fd, UI_DEV_DESTROY)
+        os.close(self.fd)
 
 
 def group_of(path):

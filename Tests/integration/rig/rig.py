@@ -59,9 +59,14 @@ class Rig:
                     mount_matrix=mount_matrix)
             self.config_path = self.tmp / "motion-orientationd.conf"
             self.config_path.write_text(config_text)
+            # The daemon's runtime directory (systemd's RuntimeDirectory=), kept across
+            # daemon.start() calls: the virtual switch's state is kept there.
+            self.runtime_dir = self.tmp / "run"
+            self.runtime_dir.mkdir()
             self.daemon = Daemon(self.daemon_binary, self.bus, self.umockdev_dir,
                                  self.tmp / "daemon.log", self.config_path, verbose=verbose,
-                                 extra_args=daemon_args)
+                                 extra_args=daemon_args,
+                                 extra_env={"RUNTIME_DIRECTORY": str(self.runtime_dir)})
             if start_daemon:
                 self.daemon.start()
         except BaseException:

@@ -25,6 +25,8 @@ from rig.uhid_hub import SensorHub
 from test_tablet import HWDB, RULE, SWITCH_NAME, Machine, hwdb_text
 
 UNIT = "motion-orientationd.service"
+# The display and base hubs of the tablet-mode test, for the tests after it.
+HINGE = {}
 ORDINARY_USER = "mo-user"
 # Under TCG a unit start, a hub's probe or a client's first call take seconds.
 SLOW = 90.0
@@ -34,6 +36,8 @@ EXPOSURE_LIMIT = 1.5
 # What the journal of a daemon the sandbox blocks would say.
 BLOCKED = ("Permission denied", "Read-only file system", "Operation not permitted",
            "cannot create the virtual tablet-mode switch")
+# The virtual switch's state, in the unit's RuntimeDirectory=.
+STATE_FILE = Path("/run/motion-orientationd/tablet-mode-switch")
 EVIOCGSW_8 = (2 << 30) | (8 << 16) | (ord("E") << 8) | 0x1B  # _IOR('E', 0x1b, char[8])
 SW_TABLET_MODE = 1
 
@@ -243,6 +247,7 @@ def test_the_uinput_tablet_switch_works_in_the_sandbox(installed, state):
     vmrig.sh("systemctl", "mask", "--runtime", UNIT)
     machine = Machine(make_hub)
     state["display"], state["base"] = machine.display, machine.base
+    HINGE["machine"] = machine
     vmrig.sh("systemctl", "unmask", "--runtime", UNIT)
     assert vmrig.udev_properties(machine.base_path).get("ACCEL_LOCATION") == "base"
     assert "user:%s:-w-" % vmrig.USER in vmrig.sh("getfacl", "-p", "/dev/uinput").stdout
@@ -261,6 +266,32 @@ def test_the_uinput_tablet_switch_works_in_the_sandbox(installed, state):
     wait_for_property("TabletMode", False)
     wait_until(lambda: not tablet_switch_state(node), SLOW, what="SW_TABLET_MODE 0")
     assert_not_blocked()
+
+
+def test_the_switch_state_survives_a_crash_and_its_restart_not_a_stop(installed, state):
+    """RuntimeDirectory= with RuntimeDirectoryPreserve=restart: the state kept by a daemon
+    killed in tablet mode is there for the one Restart=on-failure starts (which says so), and
+    a stop removes the directory."""
+    machine = HINGE["machine"]
+    assert STATE_FILE.read_text() == "0\n"
+    machine.sweep(90, 300)
+    wait_for_property("TabletMode", True)
+    wait_until(lambda: STATE_FILE.read_text() == "1\n", SLOW, what="the state file at 1")
+    killed = main_pid()
+    restarts = int(show("NRestarts"))
+    vmrig.sh("systemctl", "kill", "--signal=KILL", UNIT)
+    wait_until(lambda: int(show("NRestarts")) == restarts + 1 and show("ActiveState") == "active"
+               and main_pid() not in (0, killed), SLOW, what="the unit restarted")
+    wait_until(lambda: "switch was left on (%s)" % STATE_FILE in journal(), SLOW,
+               what="the restarted daemon finding the state at 1")
+    wait_for_property("TabletMode", True)
+    machine.sweep(300, 90)
+    wait_for_property("TabletMode", False)
+    wait_until(lambda: STATE_FILE.read_text() == "0\n", SLOW, what="the state file at 0")
+    vmrig.sh("systemctl", "stop", UNIT, timeout=SLOW)
+    assert not STATE_FILE.parent.exists()
+    assert_not_blocked()
+    vmrig.sh("systemctl", "start", UNIT, timeout=SLOW)
 
 
 def test_systemd_analyze_rates_the_running_unit(installed):
