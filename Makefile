@@ -26,7 +26,7 @@ RIG_PYTHON := PYTHONPATH=$(CURDIR)/Tests/integration $(PYTHON)
 SWIFT    ?= swift
 RELEASE  := .build/release
 PACKAGES := libudev-dev libsystemd-dev libstdc++-12-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi \
-            python3-dbusmock python3-pytest dbus systemd iio-sensor-proxy strace groff-base man-db \
+            python3-dbusmock python3-pytest python3-pytest-xdist dbus systemd iio-sensor-proxy strace groff-base man-db \
             acl qemu-system-x86 linux-image-amd64 busybox-static cpio libinput-tools i2c-tools python3-venv
 # `make test-kernel`: virtme-ng (PyPI, not in Debian 12) boots the kernel with the host's root
 # file system; it lives in a venv of its own under .build (Debian's pip leaves the system alone).
@@ -68,8 +68,12 @@ test: deps build test-unit test-integration test-kernel test-systemd
 test-unit:
 	$(SWIFT) test
 
+# The firmware matrix (docs/testing.md) runs by itself, two cells at a time: its tests mostly
+# wait for a hub's reports and the daemon's decisions, each with a daemon and a bus of its own.
+MATRIX := Tests/integration/test_firmware_matrix.py
 test-integration:
-	$(PYTHON) -m pytest -v Tests/integration
+	$(PYTHON) -m pytest -v Tests/integration --ignore=$(MATRIX)
+	$(PYTHON) -m pytest -v -n 2 $(MATRIX)
 
 # The real kernel's drivers, udev and libinput in a VM (docs/testing.md): QEMU boots Debian's
 # kernel (KVM if it boots within a probe, else TCG), Tests/kernel runs inside, and pytest's

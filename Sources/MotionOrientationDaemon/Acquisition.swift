@@ -49,6 +49,8 @@ final class Acquisition {
     private var cadence: ReportCadence
     /// Whether the daemon still needed readings after the last one (`readingTaken`).
     private var needsMore = false
+    /// Whether another sensor is read in this one's wakeups (`readingTaken`).
+    private var pacesFollower = false
     /// The time of the report being taken (a scan or a raw read's answer), for its cadence.
     private var reportTaken: Double?
     /// The still interval of the settings, which the silence that tells a change-only source
@@ -170,6 +172,7 @@ final class Acquisition {
         silenceTimer.disarm()
         lastSample = nil
         needsMore = false
+        pacesFollower = false
         reportTaken = nil
         cadence.restart()
         buffered?.stop()
@@ -191,17 +194,19 @@ final class Acquisition {
     }
 
     /// Called after each reading: `needsMore` while the daemon still needs readings to decide
-    /// (a pending orientation or tablet mode, a waiting call). A buffer that stays silent
-    /// meanwhile has its last report repeated with the time passing; with nothing pending, a
-    /// buffer believed to stream is watched for the silence that would make it change-only,
-    /// and one believed change-only costs no wakeups.
-    func readingTaken(needsMore: Bool) {
+    /// (a pending orientation or tablet mode, a waiting call); `pacesFollower` while another
+    /// sensor (the base) is read in this one's wakeups. A buffer that stays silent meanwhile
+    /// has its last report repeated with the time passing; with nothing pending and nothing
+    /// paced, a buffer believed to stream is watched for the silence that would make it
+    /// change-only, and one believed change-only costs no wakeups.
+    func readingTaken(needsMore: Bool, pacesFollower: Bool = false) {
         // A report that finds nothing pending and leaves nothing pending said nothing new.
         if let time = reportTaken, cadence.report(at: time, settled: !self.needsMore && !needsMore, silence: silence) {
             Log.info("\(info.syspath) keeps reporting while the device is still: reading it as a streaming source")
         }
         reportTaken = nil
         self.needsMore = needsMore
+        self.pacesFollower = pacesFollower
         armSilenceTimer()
     }
 
@@ -209,7 +214,8 @@ final class Acquisition {
     /// silence), or disarms it.
     private func armSilenceTimer() {
         guard buffered?.isRunning == true, lastSample != nil, case .every(let interval) = plan,
-            let wake = cadence.nextWake(needed: needsMore, planIntervalMsec: interval, silence: silence)
+            let wake = cadence.nextWake(
+                needed: needsMore || pacesFollower, planIntervalMsec: interval, silence: silence)
         else {
             silenceTimer.disarm()
             return
@@ -220,7 +226,8 @@ final class Acquisition {
 
     private func silenceTimerFired() {
         guard let lastSample, buffered?.isRunning == true, case .every(let interval) = plan,
-            let wake = cadence.nextWake(needed: needsMore, planIntervalMsec: interval, silence: silence)
+            let wake = cadence.nextWake(
+                needed: needsMore || pacesFollower, planIntervalMsec: interval, silence: silence)
         else { return }
         switch wake.wake {
         case .repeatLastReport:

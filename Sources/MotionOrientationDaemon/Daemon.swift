@@ -265,7 +265,9 @@ public final class Daemon {
             stillBeforeMotion: motion.stillBeforeMotion, lowEnergy: lowEnergy.isLow,
             thermalState: lowEnergy.thermal.state, paused: isPaused, virtualSwitch: tabletMode.hasVirtualSwitch,
             hingeMoving: tabletMode.hingeMoving, secondsSinceHingeMotion: tabletMode.lastHingeMotion.map { now - $0 },
-            lidClosed: tabletMode.lidClosed, changeOnly: acquisition?.readsChangesOnly ?? false)
+            lidClosed: tabletMode.lidClosed,
+            // A base read in the display's wakeups makes the display's silence cost them.
+            changeOnly: (acquisition?.readsChangesOnly ?? false) && tabletMode.base == nil)
         let next = settings.sampling.plan(inputs)
         let previous = plan
         guard next != previous, let acquisition else { return }
@@ -300,10 +302,13 @@ public final class Daemon {
         if claims.anyWaiting && estimator.orientation != .unknown { answerWaiting() }
         updateSampling()
         // A silent sensor is unchanged: while a decision (orientation, hinge or tablet mode) is
-        // pending, its last report keeps counting as the time passes.
+        // pending, its last report keeps counting as the time passes, and so it does at every
+        // sampling interval while the base is read in its wakeups (the base may turn under a
+        // still display).
         acquisition?.readingTaken(
             needsMore: estimator.isSettling || claims.readsWaiting > 0 || tabletMode.decisionPending
-                || tabletMode.hingeMoving)
+                || tabletMode.hingeMoving,
+            pacesFollower: tabletMode.base != nil)
     }
 
     /// `[Orientation] LockInLaptopMode=` is in effect and the device is not in tablet mode:

@@ -83,6 +83,11 @@ final class TabletMode {
     /// The base accelerometer (nil without one), its latest reading and that reading's time.
     private(set) var base: (any HingeBaseSensor)?
     private var baseReading: (reading: Vector3, time: Double)?
+    /// The display reading the base reading was last paired with.
+    private var pairedDisplay: Vector3?
+    /// A base reading younger than this (seconds) is the base as it is now, for any display
+    /// reading: the scans of one buffer read come within it.
+    static let currentBaseAge = 0.002
     /// The display's sampling plan, which paces the base.
     private var displayPlan = SamplingPlan.off
     /// The base the hinge estimate is about.
@@ -242,13 +247,21 @@ final class TabletMode {
         base?.followRate(of: plan)
     }
 
-    /// One display reading: the base is read in the same wakeup (at most once per sampling
-    /// interval: a buffered display may deliver several readings in one), and the pair, at
-    /// most one interval apart, is the hinge's; then the decision.
+    /// One display reading: the base is read in the same wakeup (at most once per half
+    /// sampling interval, as a buffered display may deliver several readings in one, unless
+    /// the display moved since the base was paired and the base reading is older than
+    /// `currentBaseAge`: a display report right after a paced wakeup must not pair with the
+    /// base as it was before the fold), and the pair, at most one interval apart, is the
+    /// hinge's; then the decision.
     func takeDisplay(_ display: Vector3, at time: Double) {
         guard let base else { return }
         let interval = Double(max(displayPlan.intervalMsec, 1)) / 1000
-        if baseReading.map({ time - $0.time >= interval / 2 || time < $0.time }) ?? true { base.readOnce() }
+        let stale = baseReading.map {
+            time - $0.time >= interval / 2 || time < $0.time
+                || (display != pairedDisplay && now() - $0.time >= TabletMode.currentBaseAge)
+        }
+        if stale ?? true { base.readOnce() }
+        pairedDisplay = display
         guard let pair = baseReading, abs(time - pair.time) <= interval else { return }
         let before = hinge.estimate
         let estimate = hinge.update(display: display, base: pair.reading, lid: lid, at: time)
