@@ -3,11 +3,20 @@ says) as a Markdown table: a row per behaviour, a column per flow, each cell "ok
 with its detail in a list below. Usage: matrix_table.py CELLS.jsonl"""
 
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rig.firmware import BEHAVIOURS  # noqa: E402 (the rig beside this script)
+
+# The families in the order the matrix's tests are written (cells run in any order).
+FAMILIES = ["orientation", "suspend", "tablet mode", "lifecycle"]
 
 
 def main(path):
     cells = [json.loads(line) for line in open(path) if line.strip()]
+    order = [b.name for b in BEHAVIOURS]
+    cells.sort(key=lambda c: (FAMILIES.index(c["family"]), order.index(c["behaviour"])))
     behaviours, flows = [], []
     table = {}
     for cell in cells:
@@ -20,7 +29,7 @@ def main(path):
         table[key] = table.get(key, True) and cell["ok"]
     print("| behaviour | " + " | ".join(flows) + " |")
     print("|---" * (len(flows) + 1) + "|")
-    for behaviour in behaviours:
+    for behaviour in sorted(behaviours, key=order.index):
         row = [("ok" if table[(behaviour, flow)] else "**WRONG**") if (behaviour, flow) in table else "-"
                for flow in flows]
         print("| %s | %s |" % (behaviour, " | ".join(row)))
