@@ -51,6 +51,9 @@ final class Acquisition {
     private var needsMore = false
     /// Whether another sensor is read in this one's wakeups (`readingTaken`).
     private var pacesFollower = false
+    /// A silent buffer's channels were read, and whether anything comes through it is
+    /// awaited (`bufferDeadlinePassed`).
+    private var probingSilence = false
     /// The time of the report being taken (a scan or a raw read's answer), for its cadence.
     private var reportTaken: Double?
     /// The still interval of the settings, which the silence that tells a change-only source
@@ -256,20 +259,46 @@ final class Acquisition {
             return false
         }
         Log.info("reading \(buffered.devnode) (buffered)")
+        probingSilence = false
         arm(bufferDeadline, afterUsec: Acquisition.bufferDeadlineUsec)
         return true
     }
 
+    /// A second after the buffer was enabled, and a second after a silent buffer's channels
+    /// were read. A change-only hub reports at power-up, but not at every power-up (one kept
+    /// powered, or one that reports only the first time): its silence may just mean a still
+    /// device. So a silent buffer's raw channels are read once (a synchronous request to the
+    /// hub: its answer is a report of the present value, which stands while it stays silent).
+    /// A buffer believed change-only is kept at once; one believed to stream is kept if
+    /// anything comes through it within another second (a HID hub's answer to the read comes
+    /// back through its buffer as a scan): it was silent for longer than the interval asked,
+    /// so it reports only changes. A buffer that stays silent even then is a fault: polled.
     private func bufferDeadlinePassed() {
-        guard let buffered, buffered.isRunning, !buffered.delivered else { return }
-        guard cadence.changeOnly else {
-            pollInstead("\(buffered.devnode) delivered nothing within a second")
+        guard let buffered, buffered.isRunning else { return }
+        if probingSilence {
+            probingSilence = false
+            guard buffered.delivered else {
+                return pollInstead(
+                    "\(buffered.devnode) delivered nothing within a second, nor after a read of its channels")
+            }
+            cadence.learnChangeOnly()
+            Log.info(
+                "\(buffered.devnode) answers through its buffer and was silent: reading it as a source that reports only changes"
+            )
+            onCadenceChange?()
             return
         }
-        // A change-only hub reports at power-up; one that did not may just be still. Its raw
-        // channels answer once (a synchronous request to the hub), and the buffer stays.
-        Log.info("\(buffered.devnode) is silent (a change-only device lying still); reading its channels once")
-        // Its answer is a report of the present value: it stands while the hub stays silent.
+        guard !buffered.delivered else { return }
+        guard cadence.changeOnly || info.hasRawChannels else {
+            return pollInstead("\(buffered.devnode) delivered nothing within a second")
+        }
+        Log.info(
+            "\(buffered.devnode) is silent (a still device, if it reports only changes); reading its channels once")
+        if !cadence.changeOnly {
+            probingSilence = true
+            buffered.forgetDelivered()
+            arm(bufferDeadline, afterUsec: Acquisition.bufferDeadlineUsec)
+        }
         if info.hasRawChannels, let sample = reader.read() { deliver(sample, at: monotonicSeconds(), report: true) }
     }
 

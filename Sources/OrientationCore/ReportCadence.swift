@@ -103,6 +103,14 @@ public struct ReportCadence: Equatable, Sendable {
         return true
     }
 
+    /// The source was silent for longer than the interval asked of it, where nothing else
+    /// could explain it (a buffer silent from its start whose hub answers a read through it):
+    /// it reports only changes.
+    public mutating func learnChangeOnly() {
+        changeOnly = true
+        settledReports = 0
+    }
+
     /// The silence that tells a change-only source, seconds, at these intervals.
     public static func silence(planIntervalMsec: UInt32, stillIntervalMsec: UInt32) -> Double {
         silentStillIntervals * Double(max(planIntervalMsec, stillIntervalMsec)) / 1000

@@ -37,6 +37,8 @@ public final class BufferedAccelerometer {
     private var stopProblems = ProblemLog()
     /// Whether scans have arrived since the buffer was enabled.
     public private(set) var delivered = false
+    /// Starts counting `delivered` afresh (scans from now on).
+    public func forgetDelivered() { delivered = false }
     /// Whether the buffer is enabled and being read.
     public var isRunning: Bool { fd >= 0 }
 

@@ -95,6 +95,14 @@ struct ReportCadenceTests {
         #expect(cadence.changeOnly)
     }
 
+    @Test func aSourceSilentFromItsStartThatAnswersThroughItsBufferIsChangeOnly() {
+        var cadence = ReportCadence(claimedChangeOnly: false)
+        _ = cadence.report(at: cadence.deliveryTime(1), settled: true, silence: silence)
+        cadence.learnChangeOnly()
+        #expect(cadence.changeOnly)
+        #expect(cadence.nextWake(needed: false, planIntervalMsec: 40, silence: silence) == nil)
+    }
+
     @Test func noReportNoTimer() {
         let cadence = ReportCadence(claimedChangeOnly: false)
         #expect(cadence.nextWake(needed: true, planIntervalMsec: 40, silence: silence) == nil)

@@ -122,6 +122,10 @@ def ours(hub, tmp):
             turn_seen("portrait")
             row = measure_still(counting, rig.proc.pid, hub)
             row.update(measure_use(counting, rig.proc.pid, hub, turn_seen))
+            # What the daemon said of the hub (its cadence, the plan), for the JSON.
+            row["log"] = [line for line in rig.log().splitlines()
+                          if "sampling" in line or "reading" in line or "polling" in line
+                          or "silent" in line][:60]
             return row
     finally:
         if monitor is not None:

@@ -73,3 +73,28 @@ def test_tablet_mode_on_after_the_fold_and_off_after_the_unfold(hwdb, make_hub, 
     wait_until(lambda: near(kernel_rig.get_property("HingeAngle"), 100), CHANGE,
                what="HingeAngle 100 again (%.1f)" % kernel_rig.get_property("HingeAngle"))
     assert took <= 5.0, "tablet mode went off %.1f s after the last step" % took
+
+
+@pytest.mark.timeout(120)
+def test_a_hub_silent_at_its_second_power_up_keeps_its_buffer(make_hub, kernel_rig):
+    """The uhid hub reports its value when reporting first starts, not at every start: a
+    ReadOrientation() takes that report, and the claim after it finds the buffer silent
+    (the case `make bench-kernel` found, with a sensitivity that reads 0). Its channels, read
+    once, answer through the buffer too, so the daemon keeps the buffer, reads the hub as
+    reporting only changes, and costs no wakeups while the device stays still."""
+    hub, syspath = make_hub(**HUBS["change-only-0"])
+    kernel_rig.start_daemon()
+    result = kernel_rig.run_client("get")
+    assert result.returncode == 0 and "device=portrait" in result.stdout, result.stdout + result.stderr
+    kernel_rig.claim()
+    time.sleep(4.0)  # the buffer's deadline, the read of its channels, the second deadline
+    assert vmrig.read_attribute(syspath, "buffer/enable") == "1"
+    log = kernel_rig.log()
+    assert "polling the channels instead" not in log, log
+    assert "answers through its buffer and was silent" in log, log
+    reports = hub.input_reports
+    wakeups = kernel_rig.wakeups_over(5)
+    assert hub.input_reports == reports
+    assert wakeups <= 1, "%d wakeups in 5 s" % wakeups
+    hub.set_gravity(*POSES["landscape-left"])
+    kernel_rig.wait_for_property("DeviceOrientation", "landscape-left", POSE_HOLD)
