@@ -1,7 +1,9 @@
 """pytest fixtures for the motion-orientationd integration suite (see the rig package)."""
 
+import faulthandler
 import os
 import signal
+import threading
 
 import pytest
 
@@ -37,6 +39,14 @@ def _time_limit(request):
     def expired(_signum, _frame):
         raise TimeLimitExceeded("test exceeded its %d s limit" % seconds)
 
+    if threading.current_thread() is not threading.main_thread():
+        # pytest-xdist's worker may run a test outside its main thread (the firmware matrix,
+        # make test-integration), where no signal handler can be set: a test over its limit
+        # then ends its worker, with every thread's traceback, and xdist fails the test.
+        faulthandler.dump_traceback_later(seconds, exit=True)
+        yield
+        faulthandler.cancel_dump_traceback_later()
+        return
     previous = signal.signal(signal.SIGALRM, expired)
     signal.alarm(seconds)
     yield
