@@ -213,25 +213,22 @@ final class Acquisition {
         armSilenceTimer()
     }
 
-    /// Arms the silence timer for what the cadence wants next (a repeat, or the judging of a
-    /// silence), or disarms it.
+    /// What the cadence wants next of the silence timer, and when: a repeat, or the judging of
+    /// a silence; nil while the buffer is not read or wants nothing.
+    private var nextWake: (time: Double, wake: ReportCadence.Wake)? {
+        guard buffered?.isRunning == true, lastSample != nil, case .every(let interval) = plan else { return nil }
+        return cadence.nextWake(needed: needsMore || pacesFollower, planIntervalMsec: interval, silence: silence)
+    }
+
+    /// Arms the silence timer for `nextWake`, or disarms it.
     private func armSilenceTimer() {
-        guard buffered?.isRunning == true, lastSample != nil, case .every(let interval) = plan,
-            let wake = cadence.nextWake(
-                needed: needsMore || pacesFollower, planIntervalMsec: interval, silence: silence)
-        else {
-            silenceTimer.disarm()
-            return
-        }
+        guard let wake = nextWake else { return silenceTimer.disarm() }
         let after = max(0, wake.time - monotonicSeconds())
         arm(silenceTimer, afterUsec: UInt64((after * 1e6).rounded(.up)))
     }
 
     private func silenceTimerFired() {
-        guard let lastSample, buffered?.isRunning == true, case .every(let interval) = plan,
-            let wake = cadence.nextWake(
-                needed: needsMore || pacesFollower, planIntervalMsec: interval, silence: silence)
-        else { return }
+        guard let lastSample, let wake = nextWake else { return }
         switch wake.wake {
         case .repeatLastReport:
             deliver(lastSample, at: monotonicSeconds())
